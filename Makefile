@@ -1,0 +1,47 @@
+# ptxmm: `make demo` and `make test` do all the set-up (Debian packages, configure, build) idempotently.
+# Packages are installed with apt-get when running as root; otherwise the exact command to run is printed.
+
+PACKAGES := cmake make g++ libz3-dev libboost-graph-dev libcli11-dev catch2 nlohmann-json3-dev graphviz
+BUILD    := build
+ASAN     := build-asan
+JOBS     := $(shell nproc)
+PTXMM    := $(BUILD)/frontend/cli/ptxmm
+
+.PHONY: all setup build asan demo test clean
+
+all: build
+
+setup:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "Missing Debian packages:$$missing"; \
+	    echo "Run: sudo apt-get update && sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+build: setup
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+# The sanitizer job: a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer running the unit tests.
+asan: setup
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPTXMM_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN) -j$(JOBS) --target ptxmm_unit_tests
+	$(ASAN)/tests/ptxmm_unit_tests "~[slow]"
+
+# The main job on the bundled cases: the permitted outcomes of every test (exit 1 from `run` only means some
+# condition does not hold, which the cases include on purpose), then the check against their expectations.
+demo: build
+	@$(PTXMM) run cases/litmus/ptx/*.litmus; rc=$$?; [ $$rc -le 1 ] || exit $$rc
+	$(PTXMM) suite --expected cases/expected/ptx.expect --root cases
+
+test: build asan
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

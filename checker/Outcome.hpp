@@ -1,0 +1,69 @@
+// What a check of one test produces: the permitted final states over the observed registers and locations,
+// how many executions reach each, whether the test's condition holds, and the run's status. Both engines fill
+// a TestResult; the printers and the suite runner only read it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/Program.hpp"
+#include "model/EventGraph.hpp"
+
+namespace ptxmm::checker {
+
+/// A register or location whose final value a test observes.
+struct ObservedKey {
+  enum class Kind : std::uint8_t { Register, Location };
+  Kind kind = Kind::Register;
+  int thread = -1;     // Register
+  int reg = -1;        // Register: id in the thread's register table
+  int physical = -1;   // Location
+  std::string name;    // register or location name as written
+  std::string display; // "P1:r0" or "x"
+};
+
+struct FinalState {
+  std::vector<std::int64_t> values;  // in the order of TestResult::keys
+  bool satisfies = false;            // the condition's proposition holds in this state
+  std::uint64_t executions = 0;      // executions (with their final-value choice) ending in it
+};
+
+enum class Status : std::uint8_t { Ok, Unknown, Error };
+
+struct TestResult {
+  std::string name;
+  std::string file;
+  std::string engine;
+  frontend::Condition::Quantifier quantifier = frontend::Condition::Quantifier::Exists;
+  std::string conditionText;
+  std::vector<std::string> keys;
+  std::vector<FinalState> states;  // sorted by values
+  std::uint64_t positive = 0;      // executions whose final state satisfies the proposition
+  std::uint64_t negative = 0;
+  bool holds = false;              // the condition's claim (exists / ~exists / forall) is true
+  Status status = Status::Ok;
+  std::string reason;              // why the status is not Ok
+  std::vector<std::string> notes;  // facts worth telling the user (e.g. no consistent execution)
+  std::map<std::string, std::uint64_t> flags;  // flag name -> executions raising it
+  double seconds = 0;
+
+  std::uint64_t executions() const { return positive + negative; }
+};
+
+/// The keys a test observes: the condition's registers and locations plus `locations [...]`, registers first
+/// (by thread, then name), then locations by name.
+std::vector<ObservedKey> observedKeys(const frontend::Program& program, const model::EventGraph& graph);
+
+/// Evaluates a condition proposition on a final state given as values for `keys`.
+bool satisfies(const frontend::CondExpr& e, const std::vector<ObservedKey>& keys,
+               const std::vector<std::int64_t>& values);
+
+/// Sets `holds` from the quantifier and the states (a vacuous forall holds, a vacuous exists does not).
+void decideCondition(TestResult& result);
+
+/// The quantifier as written: "exists", "~exists" or "forall".
+std::string quantifierName(frontend::Condition::Quantifier q);
+
+}  // namespace ptxmm::checker

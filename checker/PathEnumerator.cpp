@@ -1,0 +1,165 @@
+// Depth-first symbolic execution of a thread's node DAG (PathEnumerator.hpp).
+#include "checker/PathEnumerator.hpp"
+
+#include <algorithm>
+
+namespace ptxmm::checker {
+namespace {
+
+using model::Edge;
+using model::ValuePtr;
+namespace value = model::value;
+
+std::vector<int> readsOf(const ValuePtr& term) {
+  std::vector<int> out;
+  value::collectReads(*term, out);
+  return out;
+}
+
+bool isConstant(const ValuePtr& t) { return t->op == model::ValueOp::Const; }
+
+class Walker {
+ public:
+  Walker(const model::EventGraph& g, int thread) : g_(g), t_(g.threads[static_cast<std::size_t>(thread)]) {}
+
+  std::vector<ThreadPath> run() {
+    State s;
+    for (auto v : t_.regInit) s.regs.push_back(value::constant(v));
+    s.iterEventStart.assign(t_.loops.size(), 0);
+    s.iterAssignStart.assign(t_.loops.size(), 0);
+    if (t_.nodes.empty()) {
+      s.path.finalRegisters = s.regs;
+      out_.push_back(std::move(s.path));
+    } else {
+      visit(0, std::move(s));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct State {
+    ThreadPath path;
+    std::vector<ValuePtr> regs;
+    std::vector<int> controllingReads;  // reads some earlier branch or cas of this path depends on
+    std::vector<int> assignLog;         // registers assigned, in order
+    std::vector<std::size_t> iterEventStart;
+    std::vector<std::size_t> iterAssignStart;
+  };
+
+  void visit(int nodeIndex, State s) {
+    const model::Node& node = t_.nodes[static_cast<std::size_t>(nodeIndex)];
+    if (node.startsIterationOf >= 0) {
+      s.iterEventStart[static_cast<std::size_t>(node.startsIterationOf)] = s.path.events.size();
+      s.iterAssignStart[static_cast<std::size_t>(node.startsIterationOf)] = s.assignLog.size();
+    }
+    performEvents(node, 0, std::move(s));
+  }
+
+  // Records what the path assumes; a branch (`controlsLater`) makes every later event ctrl-dependent on the
+  // reads it tests, a compare-and-swap only its own write half.
+  void assume(State& s, const ValuePtr& term, bool holds, bool controlsLater) {
+    s.path.assumptions.push_back({term, holds});
+    if (!controlsLater) return;
+    for (int r : readsOf(term))
+      if (std::find(s.controllingReads.begin(), s.controllingReads.end(), r) == s.controllingReads.end())
+        s.controllingReads.push_back(r);
+  }
+
+  // Events of a node one by one, forking where an event happens only under a condition (cas).
+  void performEvents(const model::Node& node, std::size_t k, State s) {
+    if (k == node.events.size()) return afterEvents(node, std::move(s));
+    const int e = node.events[k];
+    const model::Event& ev = g_.events[static_cast<std::size_t>(e)];
+    if (ev.existsIf) {
+      const ValuePtr cond = value::substitute(ev.existsIf, s.regs);
+      if (isConstant(cond)) {
+        if (cond->constant == 0) return performEvents(node, k + 1, std::move(s));
+      } else {
+        State skipped = s;
+        assume(skipped, cond, false, false);
+        performEvents(node, k + 1, std::move(skipped));
+        for (int r : readsOf(cond)) s.path.ctrl.emplace_back(r, e);
+        assume(s, cond, true, false);
+      }
+    }
+    include(ev, e, s);
+    performEvents(node, k + 1, std::move(s));
+  }
+
+  void include(const model::Event& ev, int e, State& s) {
+    s.path.events.push_back(e);
+    for (int r : s.controllingReads) s.path.ctrl.emplace_back(r, e);
+    if (ev.value && ev.is(model::Tag::W)) {
+      const ValuePtr v = value::substitute(ev.value, s.regs);
+      for (int r : readsOf(v)) s.path.data.emplace_back(r, e);
+      s.path.writeValues.emplace_back(e, v);
+    }
+    if (ev.barrierId) {
+      BarrierOperands b{e, value::substitute(ev.barrierId, s.regs),
+                        ev.barrierCount ? value::substitute(ev.barrierCount, s.regs) : nullptr};
+      for (const ValuePtr* t : {&b.id, &b.count})
+        if (*t)
+          for (int r : readsOf(*t)) s.path.data.emplace_back(r, e);
+      s.path.barriers.push_back(std::move(b));
+    }
+  }
+
+  void afterEvents(const model::Node& node, State s) {
+    std::vector<std::pair<int, ValuePtr>> updates;
+    for (const auto& [reg, term] : node.assigns) updates.emplace_back(reg, value::substitute(term, s.regs));
+    for (auto& [reg, term] : updates) {
+      s.regs[static_cast<std::size_t>(reg)] = std::move(term);
+      s.assignLog.push_back(reg);
+    }
+    if (!node.branch) return follow(node.next, std::move(s));
+    const ValuePtr cond = value::substitute(node.branch, s.regs);
+    if (isConstant(cond)) return follow(cond->constant != 0 ? node.taken : node.next, std::move(s));
+    State notTaken = s;
+    assume(notTaken, cond, false, true);
+    follow(node.next, std::move(notTaken));
+    assume(s, cond, true, true);
+    follow(node.taken, std::move(s));
+  }
+
+  // An iteration that went back to its loop head without an observable effect (design.md, "spin loops are
+  // awaits"): no write, no barrier arrival, no assignment to a register live at the head.
+  bool unobservableIteration(const State& s, int loop) const {
+    const auto& info = t_.loops[static_cast<std::size_t>(loop)];
+    for (std::size_t i = s.iterEventStart[static_cast<std::size_t>(loop)]; i < s.path.events.size(); ++i) {
+      const auto& ev = g_.events[static_cast<std::size_t>(s.path.events[i])];
+      if (ev.is(model::Tag::W) || ev.is(model::Tag::BA) || ev.is(model::Tag::BW)) return false;
+    }
+    for (std::size_t i = s.iterAssignStart[static_cast<std::size_t>(loop)]; i < s.assignLog.size(); ++i)
+      if (std::find(info.liveAtHeader.begin(), info.liveAtHeader.end(), s.assignLog[i]) != info.liveAtHeader.end())
+        return false;
+    return true;
+  }
+
+  void follow(const Edge& edge, State s) {
+    if (edge.backEdgeOf >= 0 && unobservableIteration(s, edge.backEdgeOf)) return;
+    if (edge.target == Edge::kBound) {
+      s.path.boundLoop = edge.backEdgeOf;
+      s.path.finalRegisters = s.regs;
+      out_.push_back(std::move(s.path));
+      return;
+    }
+    if (edge.target == Edge::kEnd) {
+      s.path.finalRegisters = s.regs;
+      out_.push_back(std::move(s.path));
+      return;
+    }
+    visit(edge.target, std::move(s));
+  }
+
+  const model::EventGraph& g_;
+  const model::ThreadGraph& t_;
+  std::vector<ThreadPath> out_;
+};
+
+}  // namespace
+
+std::vector<ThreadPath> enumeratePaths(const model::EventGraph& graph, int thread) {
+  return Walker(graph, thread).run();
+}
+
+}  // namespace ptxmm::checker

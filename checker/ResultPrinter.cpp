@@ -1,0 +1,83 @@
+// herd7 text and JSON renderings of results (ResultPrinter.hpp).
+#include "checker/ResultPrinter.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ptxmm::checker {
+namespace {
+
+std::string stateLine(const TestResult& r, const FinalState& s) {
+  std::string out;
+  for (std::size_t k = 0; k < r.keys.size(); ++k) out += r.keys[k] + "=" + std::to_string(s.values[k]) + "; ";
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+std::string conditionLine(const TestResult& r) {
+  const std::string& t = r.conditionText;
+  const bool wrapped = t.size() >= 2 && t.front() == '(' && t.back() == ')';
+  return quantifierName(r.quantifier) + " " + (wrapped ? t : "(" + t + ")");
+}
+
+}  // namespace
+
+std::string statusName(Status status) {
+  switch (status) {
+    case Status::Ok: return "ok";
+    case Status::Unknown: return "unknown";
+    case Status::Error: return "error";
+  }
+  return "error";
+}
+
+std::string toHerdText(const TestResult& r) {
+  std::ostringstream out;
+  const bool required = r.quantifier == frontend::Condition::Quantifier::Forall;
+  out << "Test " << r.name << (required ? " Required" : " Allowed") << "\n";
+  out << "States " << r.states.size() << "\n";
+  for (const auto& s : r.states) out << stateLine(r, s) << "\n";
+  if (r.status == Status::Ok) {
+    out << (r.holds ? "Ok" : "No") << "\n";
+  } else {
+    out << "Unknown\n";
+    out << "Reason: " << r.reason << "\n";
+  }
+  for (const auto& n : r.notes) out << "Note: " << n << "\n";
+  for (const auto& [flag, count] : r.flags) out << "Flag " << flag << "\n";
+  out << "Witnesses\n";
+  out << "Positive: " << r.positive << " Negative: " << r.negative << "\n";
+  out << "Condition " << conditionLine(r) << "\n";
+  const char* observation = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
+  out << "Observation " << r.name << " " << observation << " " << r.positive << " " << r.negative << "\n";
+  char time[32];
+  std::snprintf(time, sizeof time, "%.2f", r.seconds);
+  out << "Time " << r.name << " " << time << "\n";
+  return out.str();
+}
+
+nlohmann::json toJson(const TestResult& r) {
+  nlohmann::json j;
+  j["name"] = r.name;
+  j["file"] = r.file;
+  j["engine"] = r.engine;
+  j["condition"] = {{"kind", quantifierName(r.quantifier)}, {"text", r.conditionText}};
+  j["holds"] = r.holds;
+  j["states"] = nlohmann::json::array();
+  for (const auto& s : r.states) {
+    nlohmann::json values = nlohmann::json::object();
+    for (std::size_t k = 0; k < r.keys.size(); ++k) values[r.keys[k]] = s.values[k];
+    j["states"].push_back({{"values", values}, {"satisfies", s.satisfies}});
+  }
+  j["executions"] = r.executions();
+  j["positive"] = r.positive;
+  j["negative"] = r.negative;
+  j["status"] = statusName(r.status);
+  if (r.status != Status::Ok) j["reason"] = r.reason;
+  j["notes"] = r.notes;
+  j["flags"] = r.flags;
+  j["time_ms"] = r.seconds * 1000.0;
+  return j;
+}
+
+}  // namespace ptxmm::checker

@@ -1,0 +1,22 @@
+// Renderings of a TestResult: herd7-compatible text (so herdtools' log tools can read it) and one JSON
+// object per test (field names are an interface other tools and later commands rely on).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "checker/Outcome.hpp"
+
+namespace ptxmm::checker {
+
+/// The herd7 block: Test/States/Ok|No/Witnesses/Condition/Observation/Time (plus Unknown/Note lines).
+std::string toHerdText(const TestResult& result);
+
+/// The JSON object: name, file, engine, condition{kind,text}, holds, states[{values,satisfies}], executions,
+/// positive, negative, status, reason, notes, flags, time_ms.
+nlohmann::json toJson(const TestResult& result);
+
+/// "ok", "unknown" or "error".
+std::string statusName(Status status);
+
+}  // namespace ptxmm::checker

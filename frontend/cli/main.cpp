@@ -1,0 +1,148 @@
+// The ptxmm command line: `run` lists the outcomes a model permits for litmus tests, `suite` checks tests
+// against expectation files, `vocabulary` prints what a cat model can name. Exit codes follow ExitCode.hpp.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "checker/ResultPrinter.hpp"
+#include "checker/Suite.hpp"
+#include "model/CatParser.hpp"
+#include "model/ExitCode.hpp"
+
+namespace {
+
+using ptxmm::ExitCode;
+using namespace ptxmm::checker;
+
+struct CommonOptions {
+  std::string model = std::string(PTXMM_MODEL_DIR) + "/ptx.cat";
+  RunOptions run;
+};
+
+void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
+  cmd.add_option("--model", o.model, "cat model file")->capture_default_str();
+  cmd.add_option("--unroll", o.run.unroll, "iterations of each loop per execution")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd.add_option("--engine", o.run.engine, "decision engine")->capture_default_str()->check(CLI::IsMember(engineNames()));
+  cmd.add_option("--timeout", o.run.limits.timeoutSeconds, "seconds per test before the verdict is UNKNOWN (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--max-candidates", o.run.limits.maxCandidates,
+                 "explicit engine: candidate executions per test before the verdict is UNKNOWN (0: none)");
+}
+
+ExitCode exitFor(const TestResult& r) {
+  switch (r.status) {
+    case Status::Error: return ExitCode::UserError;
+    case Status::Unknown: return ExitCode::Unknown;
+    case Status::Ok: return r.holds ? ExitCode::Ok : ExitCode::ExpectationFailed;
+  }
+  return ExitCode::InternalError;
+}
+
+ExitCode run(const CommonOptions& o, const std::vector<std::string>& files, bool json) {
+  const auto model = ptxmm::model::parseCatFile(o.model);
+  ExitCode code = ExitCode::Ok;
+  for (const auto& f : files) {
+    const TestResult r = checkFile(model, f, o.run);
+    if (r.status == Status::Error) std::cerr << r.reason << "\n";
+    if (json)
+      std::cout << toJson(r).dump() << std::endl;
+    else if (r.status != Status::Error)
+      std::cout << toHerdText(r) << std::endl;
+    code = ptxmm::worst(code, exitFor(r));
+  }
+  return code;
+}
+
+ExitCode suite(const CommonOptions& o, const std::string& expected, std::string root, const std::string& exceptions,
+               int jobs) {
+  const auto model = ptxmm::model::parseCatFile(o.model);
+  const auto expectations = readExpectations(expected);
+  SuiteOptions options;
+  options.root = root.empty() ? std::filesystem::path(expected).parent_path().string() : root;
+  options.jobs = jobs;
+  options.run = o.run;
+  if (!exceptions.empty()) options.knownDifferences = readKnownDifferences(exceptions);
+  std::size_t passed = 0, failed = 0, known = 0;
+  runSuite(model, expectations, options, [&](const SuiteEntry& e, std::size_t) {
+    switch (e.verdict) {
+      case Verdict::Pass: ++passed; break;
+      case Verdict::KnownDifference:
+        ++known;
+        std::cout << "KNOWN " << e.expectation.path << ": " << e.explanation << "\n";
+        break;
+      case Verdict::StaleDifference:
+        ++failed;
+        std::cout << "STALE " << e.expectation.path << ": " << e.explanation << "\n";
+        break;
+      case Verdict::Fail:
+        ++failed;
+        std::cout << "FAIL " << e.expectation.path << ": " << e.explanation << "\n";
+        break;
+    }
+  });
+  std::cout << passed << " passed, " << failed << " failed";
+  if (known) std::cout << ", " << known << " known differences (" << exceptions << ")";
+  std::cout << std::endl;
+  return failed ? ExitCode::ExpectationFailed : ExitCode::Ok;
+}
+
+void vocabulary() {
+  using namespace ptxmm::model;
+  std::cout << "Base sets (event tags):\n";
+  for (std::size_t t = 0; t < kTagCount; ++t) {
+    const auto& info = tagInfo(static_cast<Tag>(t));
+    std::cout << "  " << info.name << std::string(10 - std::min<std::size_t>(9, info.name.size()), ' ') << info.meaning << "\n";
+  }
+  std::cout << "Base relations:\n";
+  for (std::size_t r = 0; r < kBaseRelCount; ++r) {
+    const auto& info = baseRelInfo(static_cast<BaseRel>(r));
+    std::cout << "  " << info.name << std::string(12 - std::min<std::size_t>(11, info.name.size()), ' ') << info.meaning << "\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptxmm: a memory-model simulator and formal checker for NVIDIA PTX"};
+  app.require_subcommand(1);
+
+  CommonOptions runOpts;
+  std::vector<std::string> files;
+  bool json = false;
+  auto* runCmd = app.add_subcommand("run", "list the final states the model permits for litmus tests");
+  addCommonOptions(*runCmd, runOpts);
+  runCmd->add_flag("--json", json, "one JSON object per test and line");
+  runCmd->add_option("files", files, "litmus files")->required();
+
+  CommonOptions suiteOpts;
+  std::string expected, root, exceptions;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto* suiteCmd = app.add_subcommand("suite", "check tests against an expectations file (path,1|0[,states])");
+  addCommonOptions(*suiteCmd, suiteOpts);
+  suiteCmd->add_option("--expected", expected, "expectations file")->required();
+  suiteCmd->add_option("--root", root, "directory the paths are relative to (default: the file's directory)");
+  suiteCmd->add_option("--exceptions", exceptions, "known differences, one 'path reason' per line");
+  suiteCmd->add_option("-j,--jobs", jobs, "tests checked in parallel")->check(CLI::PositiveNumber);
+
+  auto* vocabCmd = app.add_subcommand("vocabulary", "print the base sets and relations a cat model can name");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(ExitCode::UserError);
+  }
+  try {
+    if (*runCmd) return static_cast<int>(run(runOpts, files, json));
+    if (*suiteCmd) return static_cast<int>(suite(suiteOpts, expected, root, exceptions, jobs));
+    if (*vocabCmd) vocabulary();
+    return 0;
+  } catch (const ptxmm::model::UserError& e) {
+    std::cerr << e.what() << "\n";
+    return static_cast<int>(ExitCode::UserError);
+  } catch (const std::exception& e) {
+    std::cerr << "ptxmm: internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::InternalError);
+  }
+}

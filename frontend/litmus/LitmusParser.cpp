@@ -1,0 +1,924 @@
+// The litmus parser: recursive descent over LitmusLexer's tokens in file order (header, init block, thread
+// header, code rows, `locations [...]`, condition). Instruction spellings come from InstructionTable; this
+// file knows the litmus syntax around them and the rules that tie qualifiers together (a strong ld needs a
+// scope, .mmio needs .relaxed.sys, ...). Each check runs as soon as the part it needs has been read, so the
+// error reported is, as far as possible, the first one in the file.
+#include "frontend/litmus/LitmusParser.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "frontend/InstructionTable.hpp"
+#include "frontend/litmus/LitmusLexer.hpp"
+
+namespace ptxmm::frontend {
+namespace {
+
+using model::UserError;
+
+// Litmus keywords; instruction spellings live in InstructionTable.
+constexpr std::string_view kArch = "PTX";
+constexpr std::string_view kAliases = "aliases";
+constexpr std::string_view kExists = "exists";
+constexpr std::string_view kForall = "forall";
+constexpr std::string_view kLocations = "locations";
+constexpr std::string_view kTrue = "true";
+constexpr std::string_view kFalse = "false";
+
+// Deep enough for any real condition, shallow enough that the recursive descent cannot exhaust the stack.
+constexpr int kMaxConditionDepth = 500;
+// Thread numbers above this name no thread of any test; the bound keeps the conversion to int exact.
+constexpr std::uint64_t kMaxThreadNumber = 1'000'000;
+
+/// What may be written at an operand position.
+enum class Role : std::uint8_t { Dst, Addr, Value, Label };
+
+/// The operand positions of an instruction; the first `required` must be present.
+struct Signature {
+  std::vector<Role> roles;
+  std::size_t required = 0;
+};
+
+/// A qualifier as written: its spelling without the dot, the dot's token, and its table row once looked up.
+struct WrittenQualifier {
+  std::string spelling;
+  Token dot;
+  const QualifierInfo* info = nullptr;
+};
+
+/// The qualifiers of one instruction by kind; an instruction carries at most one of each.
+using QualifierSlots = std::array<const WrittenQualifier*, kQualKindCount>;
+
+/// A thread's labels: definitions as they come, uses checked once every row has been read.
+struct ThreadLabels {
+  std::unordered_map<std::string, Token> defined;
+  std::vector<Operand> uses;
+};
+
+/// The cluster one thread put a CTA in; a second thread of that CTA must agree.
+struct ClusterClaim {
+  std::optional<int> cluster;
+  std::string thread;
+};
+using ClusterClaims = std::map<std::pair<int, int>, ClusterClaim>;  // (gpu, cta) -> claim
+
+/// The placement tokens of a thread header, kept for diagnostics.
+struct PlacementTokens {
+  std::optional<Token> cta, cluster, gpu;
+};
+
+bool isCellEnd(const Token& token) { return token.kind == TokenKind::Pipe || token.kind == TokenKind::Semi; }
+bool isWord(const Token& token, std::string_view word) { return token.kind == TokenKind::Ident && token.text == word; }
+bool startsValue(const Token& token) {
+  return token.kind == TokenKind::Ident || token.kind == TokenKind::Number || token.kind == TokenKind::Minus;
+}
+bool before(const model::SourcePos& a, const model::SourcePos& b) {
+  return std::pair(a.line, a.col) < std::pair(b.line, b.col);
+}
+
+/// The text of tokens as written, each run of whitespace and comments made a single space.
+std::string joinTokens(const std::vector<Token>& tokens) {
+  std::string text;
+  for (const Token& token : tokens) {
+    if (!text.empty() && token.spaceBefore) text += ' ';
+    text += token.text;
+  }
+  return text;
+}
+
+std::optional<CmpOp> comparison(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::EqEq:
+    case TokenKind::Assign: return CmpOp::Eq;
+    case TokenKind::NotEq: return CmpOp::Ne;
+    case TokenKind::Less: return CmpOp::Lt;
+    case TokenKind::LessEq: return CmpOp::Le;
+    case TokenKind::Greater: return CmpOp::Gt;
+    case TokenKind::GreaterEq: return CmpOp::Ge;
+    default: return std::nullopt;
+  }
+}
+
+Signature signature(const MnemonicInfo& info, AtomOp atomOp) {
+  switch (info.form) {
+    case InstrForm::Load: return {{Role::Dst, Role::Addr}, 2};
+    case InstrForm::Store:
+    case InstrForm::Red: return {{Role::Addr, Role::Value}, 2};
+    case InstrForm::Atom:
+      if (atomOp == AtomOp::Cas) return {{Role::Dst, Role::Addr, Role::Value, Role::Value}, 4};
+      return {{Role::Dst, Role::Addr, Role::Value}, 3};
+    case InstrForm::Fence:
+    case InstrForm::Membar: return {};
+    case InstrForm::Barrier: return {{Role::Value, Role::Value}, 1};
+    case InstrForm::Local: {
+      Signature local{{Role::Dst}, 0};
+      local.roles.insert(local.roles.end(), static_cast<std::size_t>(info.sources), Role::Value);
+      local.required = local.roles.size();
+      return local;
+    }
+    case InstrForm::Setp: return {{Role::Dst, Role::Value, Role::Value}, 3};
+    case InstrForm::CompareBranch: return {{Role::Value, Role::Value, Role::Label}, 3};
+    case InstrForm::Bra:
+    case InstrForm::Goto: return {{Role::Label}, 1};
+  }
+  return {};
+}
+
+/// "ld.weak takes 2 operands", "bar.cta.sync takes 1 or 2 operands", "fence.sc.gpu takes no operands".
+std::string arityText(const std::string& written, const Signature& sig) {
+  if (sig.roles.empty()) return written + " takes no operands";
+  std::string count = std::to_string(sig.required);
+  if (sig.required != sig.roles.size()) count += " or " + std::to_string(sig.roles.size());
+  return written + " takes " + count + (sig.roles.size() == 1 ? " operand" : " operands");
+}
+
+std::string clusterText(const std::optional<int>& cluster) {
+  return cluster ? "cluster " + std::to_string(*cluster) : "its own cluster";
+}
+
+CondPtr makeNode(CondExpr::Kind kind, model::SourcePos pos, CondPtr a = nullptr, CondPtr b = nullptr) {
+  auto node = std::make_shared<CondExpr>();
+  node->kind = kind;
+  node->pos = std::move(pos);
+  node->a = std::move(a);
+  node->b = std::move(b);
+  return node;
+}
+
+class LitmusParser {
+ public:
+  LitmusParser(std::string_view text, const std::string& file) : lexer_(text, file) { program_.file = file; }
+
+  /// Parses the whole test.
+  Program parse();
+
+ private:
+  /// Copies every token taken while alive into `into`: the text of an instruction or a condition.
+  class Recording {
+   public:
+    Recording(LitmusParser& parser, std::vector<Token>& into) : parser_(parser), saved_(parser.recording_) {
+      parser.recording_ = &into;
+    }
+    ~Recording() { parser_.recording_ = saved_; }
+    Recording(const Recording&) = delete;
+    Recording& operator=(const Recording&) = delete;
+
+   private:
+    LitmusParser& parser_;
+    std::vector<Token>* saved_;
+  };
+
+  // Header and init block.
+  void parseHeader();
+  void parseInitBlock();
+  void parseInitEntry();
+  void parseRegisterInit();
+  void parseAlias();
+  void parseLocationInit();
+  void declareLocation(Location location, const Token& name);
+  // Thread header.
+  void parseThreadHeader();
+  void parseThreadDecl(ClusterClaims& claims);
+  PlacementTokens parsePlacement(Thread& thread);
+  void claimCluster(const Thread& thread, const PlacementTokens& tokens, ClusterClaims& claims) const;
+  void checkRegisterInits() const;
+  // Code.
+  bool atCodeEnd();
+  void parseRow();
+  void parseCell(std::size_t column);
+  Instruction parseLabel(std::size_t column);
+  Instruction parseInstruction(std::size_t column);
+  std::vector<WrittenQualifier> parseQualifiers();
+  void applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
+                       std::vector<WrittenQualifier>& quals) const;
+  void lookUpQualifier(WrittenQualifier& qual, const MnemonicInfo& info, const Token& mnemonic) const;
+  void applyProxyFence(Instruction& ins, const Token& mnemonic, const std::vector<WrittenQualifier>& quals,
+                       std::size_t at) const;
+  void applySlots(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
+                  const QualifierSlots& slots) const;
+  void checkMemoryScope(Instruction& ins, InstrForm form, const Token& mnemonic, const QualifierSlots& slots) const;
+  void require(const WrittenQualifier* qual, const Token& mnemonic, InstrForm form, QualKind kind,
+               const std::string& what) const;
+  void parseOperands(Instruction& ins, const MnemonicInfo& info, const std::string& written, std::size_t column);
+  Operand parseOperand(Role role, std::size_t column);
+  Operand parseAddress();
+  Operand parseRegister(const std::string& what);
+  Operand parseValue();
+  Operand parseLabelUse(std::size_t column);
+  void checkNotLocation(const Token& name, const std::string& usage) const;
+  void useLocation(const Token& name);
+  void checkLabels() const;
+  // Condition.
+  void parseObserved();
+  void parseCondition();
+  CondPtr parseDisjunction(int depth);
+  CondPtr parseConjunction(int depth);
+  CondPtr parseNegation(int depth);
+  CondPtr parseAtom(int depth);
+  CondValue parseCondValue(bool allowConstant);
+  CondValue parseRegisterRef();
+  void checkDepth(const Token& token, int depth) const;
+  // Tokens and numbers.
+  const Token& peek(std::size_t ahead = 0) { return lexer_.peek(ahead); }
+  Token take();
+  bool accept(TokenKind kind);
+  Token expect(TokenKind kind, const std::string& what);
+  std::int64_t parseInteger();
+  std::int64_t integerValue(const Token& number, bool negative, const Token& at) const;
+  int smallNumber(const Token& number) const;
+  int threadNumber(const Token& token) const;
+  std::string threadCount() const;
+  bool isDeclaredLocation(std::string_view name) const;
+  [[noreturn]] void fail(const Token& token, const std::string& message) const;
+  [[noreturn]] void fail(const model::SourcePos& pos, const std::string& message) const;
+
+  LitmusLexer lexer_;
+  Program program_;
+  std::unordered_map<std::string, std::size_t> locationIndex_;
+  std::set<std::pair<int, std::string>> initialisedRegisters_;
+  std::vector<ThreadLabels> labels_;
+  std::vector<Token>* recording_ = nullptr;
+};
+
+Program LitmusParser::parse() {
+  parseHeader();
+  parseInitBlock();
+  parseThreadHeader();
+  labels_.resize(program_.threads.size());
+  while (!atCodeEnd()) parseRow();
+  checkLabels();
+  if (isWord(peek(), kLocations)) parseObserved();
+  parseCondition();
+  if (peek().kind != TokenKind::End) fail(peek(), "unexpected " + describe(peek()) + " after the final condition");
+  return std::move(program_);
+}
+
+// ---------------------------------------------------------------------------------------------- header, init
+
+void LitmusParser::parseHeader() {
+  Token arch = take();
+  if (!isWord(arch, kArch)) fail(arch, "expected a PTX litmus test starting with 'PTX <name>', got " + describe(arch));
+  Token name = take();
+  if (name.text.empty()) fail(name, "missing test name after PTX");
+  program_.arch = arch.text;
+  program_.name = name.text;
+  while (peek().kind == TokenKind::String) program_.descriptions.emplace_back(take().text);
+}
+
+void LitmusParser::parseInitBlock() {
+  expect(TokenKind::LBrace, "'{' opening the init block");
+  while (!accept(TokenKind::RBrace)) {
+    if (accept(TokenKind::Semi)) continue;
+    parseInitEntry();
+    if (peek().kind != TokenKind::Semi && peek().kind != TokenKind::RBrace)
+      fail(peek(), "expected ';' or '}' after an init entry, got " + describe(peek()));
+  }
+}
+
+void LitmusParser::parseInitEntry() {
+  const Token& first = peek();
+  if (first.kind == TokenKind::Number || (first.kind == TokenKind::Ident && peek(1).kind == TokenKind::Colon))
+    parseRegisterInit();
+  else if (first.kind == TokenKind::Ident && peek(1).kind == TokenKind::At)
+    parseAlias();
+  else
+    parseLocationInit();
+}
+
+void LitmusParser::parseRegisterInit() {
+  Token thread = take();
+  int index = threadNumber(thread);
+  expect(TokenKind::Colon, "':'");
+  Token reg = expect(TokenKind::Ident, "a register name");
+  expect(TokenKind::Assign, "'=' after the register");
+  std::int64_t value = parseInteger();
+  if (!initialisedRegisters_.emplace(index, std::string(reg.text)).second)
+    fail(reg, "register P" + std::to_string(index) + ":" + std::string(reg.text) + " is initialised twice");
+  program_.regInits.push_back({index, std::string(reg.text), value, lexer_.pos(thread)});
+}
+
+void LitmusParser::parseAlias() {
+  Token name = take();
+  take();  // '@'
+  Token proxyName = expect(TokenKind::Ident, "a proxy (" + proxyList() + ")");
+  auto proxy = model::findProxy(proxyName.text);
+  if (!proxy) fail(proxyName, "unknown proxy " + describe(proxyName) + " (expected " + proxyList() + ")");
+  Token keyword = take();
+  if (!isWord(keyword, kAliases)) fail(keyword, "expected '" + std::string(kAliases) + "', got " + describe(keyword));
+  Token target = expect(TokenKind::Ident, "the aliased location");
+  auto found = locationIndex_.find(std::string(target.text));
+  if (found == locationIndex_.end())
+    fail(target, "alias target '" + std::string(target.text) + "' is not declared (declare it before its aliases)");
+  Location alias;
+  alias.name = name.text;
+  alias.init = program_.locations[found->second].init;  // an alias reads the target's physical location
+  alias.pos = lexer_.pos(name);
+  alias.aliasProxy = proxy;
+  alias.aliasOf = target.text;
+  declareLocation(std::move(alias), name);
+}
+
+void LitmusParser::parseLocationInit() {
+  while (peek().kind == TokenKind::Ident && peek(1).kind == TokenKind::Ident && isInitTypeWord(peek().text)) take();
+  if (peek().kind == TokenKind::Ident && peek(1).kind == TokenKind::Ident)
+    fail(peek(), "unknown type " + describe(peek()) + " before location '" + std::string(peek(1).text) + "'");
+  Token name = expect(TokenKind::Ident, "a location, a register (P0:r0) or an alias declaration");
+  expect(TokenKind::Assign, "'=' after location '" + std::string(name.text) + "'");
+  Location location;
+  location.name = name.text;
+  location.init = parseInteger();
+  location.pos = lexer_.pos(name);
+  declareLocation(std::move(location), name);
+}
+
+void LitmusParser::declareLocation(Location location, const Token& name) {
+  auto [found, fresh] = locationIndex_.try_emplace(location.name, program_.locations.size());
+  if (!fresh)
+    fail(name, "location '" + location.name + "' is declared twice (first at line " +
+                   std::to_string(program_.locations[found->second].pos.line) + ")");
+  program_.locations.push_back(std::move(location));
+}
+
+// ------------------------------------------------------------------------------------------- thread header
+
+void LitmusParser::parseThreadHeader() {
+  ClusterClaims claims;
+  do parseThreadDecl(claims);
+  while (accept(TokenKind::Pipe));
+  Token end = take();
+  if (end.kind != TokenKind::Semi) fail(end, "expected '|' or ';' after a thread header, got " + describe(end));
+  checkRegisterInits();
+}
+
+void LitmusParser::parseThreadDecl(ClusterClaims& claims) {
+  int index = static_cast<int>(program_.threads.size());
+  std::string expected = "P" + std::to_string(index);
+  Token name = take();
+  if (name.kind != TokenKind::Ident)
+    fail(name, "expected the thread header " + expected + "@cta C,gpu G, got " + describe(name));
+  if (name.text != expected)
+    fail(name, "thread header " + describe(name) + " in column " + std::to_string(index) + ": expected " + expected);
+  if (peek().kind != TokenKind::At)
+    fail(name, "thread " + expected + " needs a placement: write " + expected + "@cta C,gpu G");
+  take();
+  Thread thread;
+  thread.name = expected;
+  thread.index = index;
+  thread.pos = lexer_.pos(name);
+  PlacementTokens tokens = parsePlacement(thread);
+  claimCluster(thread, tokens, claims);
+  program_.threads.push_back(std::move(thread));
+}
+
+PlacementTokens LitmusParser::parsePlacement(Thread& thread) {
+  using model::Scope;
+  const std::string keys = joinAlternatives({std::string(model::scopeName(Scope::Cta)),
+                                             std::string(model::scopeName(Scope::Cluster)),
+                                             std::string(model::scopeName(Scope::Gpu))});
+  PlacementTokens tokens;
+  do {
+    Token key = take();
+    auto level = key.kind == TokenKind::Ident ? model::findScope(key.text) : std::nullopt;
+    std::optional<Token>* slot = !level                    ? nullptr
+                                 : *level == Scope::Cta     ? &tokens.cta
+                                 : *level == Scope::Cluster ? &tokens.cluster
+                                 : *level == Scope::Gpu     ? &tokens.gpu
+                                                            : nullptr;
+    if (!slot) fail(key, "expected " + keys + " in the placement of " + thread.name + ", got " + describe(key));
+    if (*slot) fail(key, std::string(key.text) + " is given twice in the placement of " + thread.name);
+    Token number = expect(TokenKind::Number, "a number after " + std::string(key.text));
+    int value = smallNumber(number);
+    *slot = number;
+    if (*level == Scope::Cta) thread.cta = value;
+    else if (*level == Scope::Cluster) thread.cluster = value;
+    else thread.gpu = value;
+  } while (accept(TokenKind::Comma));
+  if (!tokens.cta || !tokens.gpu)
+    fail(thread.pos, "thread " + thread.name + " needs a cta and a gpu: write " + thread.name + "@cta C,gpu G");
+  return tokens;
+}
+
+void LitmusParser::claimCluster(const Thread& thread, const PlacementTokens& tokens, ClusterClaims& claims) const {
+  auto [claim, fresh] = claims.try_emplace({thread.gpu, thread.cta}, ClusterClaim{thread.cluster, thread.name});
+  if (fresh || claim->second.cluster == thread.cluster) return;
+  fail(tokens.cluster ? *tokens.cluster : *tokens.cta,
+       thread.name + " puts cta " + std::to_string(thread.cta) + " of gpu " + std::to_string(thread.gpu) + " in " +
+           clusterText(thread.cluster) + ", but " + claim->second.thread + " puts it in " +
+           clusterText(claim->second.cluster));
+}
+
+void LitmusParser::checkRegisterInits() const {
+  for (const RegInit& init : program_.regInits)
+    if (init.thread >= static_cast<int>(program_.threads.size()))
+      fail(init.pos, "unknown thread P" + std::to_string(init.thread) + " (the test has " + threadCount() + ")");
+}
+
+// ------------------------------------------------------------------------------------------------------ code
+
+bool LitmusParser::atCodeEnd() {
+  const Token& token = peek();
+  return token.kind == TokenKind::End || token.kind == TokenKind::Tilde || isWord(token, kExists) ||
+         isWord(token, kForall) || isWord(token, kLocations);
+}
+
+void LitmusParser::parseRow() {
+  for (std::size_t column = 0;; ++column) {
+    parseCell(column);
+    Token separator = take();
+    if (separator.kind == TokenKind::Semi) return;
+    if (column + 1 >= program_.threads.size())
+      fail(separator, "this row has more cells than the test has threads (" + threadCount() + ")");
+  }
+}
+
+void LitmusParser::parseCell(std::size_t column) {
+  Thread& thread = program_.threads[column];
+  while (peek().kind == TokenKind::Ident && peek(1).kind == TokenKind::Colon) thread.code.push_back(parseLabel(column));
+  if (!isCellEnd(peek())) thread.code.push_back(parseInstruction(column));
+  if (!isCellEnd(peek())) fail(peek(), "expected '|' or ';' after the instruction, got " + describe(peek()));
+}
+
+Instruction LitmusParser::parseLabel(std::size_t column) {
+  Token name = take();
+  take();  // ':'
+  auto [first, fresh] = labels_[column].defined.try_emplace(std::string(name.text), name);
+  if (!fresh)
+    fail(name, "label '" + std::string(name.text) + "' is defined twice in " + program_.threads[column].name +
+                   " (first at line " + std::to_string(first->second.line) + ")");
+  Instruction label;
+  label.op = Opcode::Label;
+  label.text = std::string(name.text) + ":";
+  label.pos = lexer_.pos(name);
+  label.operands.push_back({Operand::Kind::Label, std::string(name.text), 0, label.pos});
+  return label;
+}
+
+Instruction LitmusParser::parseInstruction(std::size_t column) {
+  std::vector<Token> tokens;
+  Recording recording(*this, tokens);
+  Instruction ins;
+  ins.pos = lexer_.pos(peek());
+  std::optional<Token> predicateAt;
+  Operand predicate;
+  if (peek().kind == TokenKind::At) {
+    predicateAt = take();
+    ins.negatePredicate = accept(TokenKind::Bang);
+    predicate = parseRegister("a predicate register after '@'");
+  }
+  Token mnemonic = take();
+  if (mnemonic.kind != TokenKind::Ident) fail(mnemonic, "expected an instruction, got " + describe(mnemonic));
+  const MnemonicInfo* info = findMnemonic(mnemonic.text);
+  if (!info) fail(mnemonic, "unknown instruction '" + std::string(mnemonic.text) + "'");
+  if (predicateAt && info->form != InstrForm::Bra)
+    fail(*predicateAt, "only bra can be predicated, not " + std::string(mnemonic.text));
+  ins.op = info->op;
+  ins.proxy = info->proxy;
+  ins.localOp = info->localOp;
+  ins.cmp = info->cmp;
+  std::vector<WrittenQualifier> quals = parseQualifiers();
+  applyQualifiers(ins, *info, mnemonic, quals);
+  if (predicateAt) {
+    ins.op = Opcode::Branch;
+    ins.predicated = true;
+    ins.operands.push_back(std::move(predicate));
+  }
+  parseOperands(ins, *info, joinTokens(tokens), column);
+  ins.text = joinTokens(tokens);
+  return ins;
+}
+
+std::vector<WrittenQualifier> LitmusParser::parseQualifiers() {
+  std::vector<WrittenQualifier> quals;
+  while (peek().kind == TokenKind::Dot && !peek().spaceBefore) {
+    Token dot = take();
+    Token word = take();
+    if (word.kind != TokenKind::Ident || word.spaceBefore)
+      fail(word, "expected a qualifier right after '.', got " + describe(word));
+    std::string spelling(word.text);
+    // Qualifiers like shared::cluster are one spelling.
+    while (peek().kind == TokenKind::ColonColon && !peek().spaceBefore && peek(1).kind == TokenKind::Ident &&
+           !peek(1).spaceBefore) {
+      take();
+      spelling += "::" + std::string(take().text);
+    }
+    quals.push_back({std::move(spelling), dot});
+  }
+  return quals;
+}
+
+void LitmusParser::applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
+                                   std::vector<WrittenQualifier>& quals) const {
+  QualifierSlots slots{};
+  for (std::size_t i = 0; i < quals.size(); ++i) {
+    WrittenQualifier& qual = quals[i];
+    lookUpQualifier(qual, info, mnemonic);
+    if (qual.info->kind == QualKind::ProxyFence) return applyProxyFence(ins, mnemonic, quals, i);
+    const WrittenQualifier*& slot = slots[static_cast<std::size_t>(qual.info->kind)];
+    if (slot) fail(qual.dot, "qualifier '." + qual.spelling + "' conflicts with '." + slot->spelling + "'");
+    slot = &qual;
+  }
+  applySlots(ins, info, mnemonic, slots);
+}
+
+void LitmusParser::lookUpQualifier(WrittenQualifier& qual, const MnemonicInfo& info, const Token& mnemonic) const {
+  const std::string name(mnemonic.text);
+  const std::string written = "'." + qual.spelling + "'";
+  qual.info = findQualifier(qual.spelling);
+  if (!qual.info) fail(qual.dot, "unknown qualifier " + written + " on " + name);
+  if (!allowsQualifier(info.form, *qual.info)) fail(qual.dot, "qualifier " + written + " is not allowed on " + name);
+  if (qual.info->kind == QualKind::Unsupported)
+    fail(qual.dot, qual.info->message.empty() ? name + "." + qual.spelling + " is not supported yet"
+                                              : std::string(qual.info->message));
+}
+
+void LitmusParser::applyProxyFence(Instruction& ins, const Token& mnemonic,
+                                   const std::vector<WrittenQualifier>& quals, std::size_t at) const {
+  const std::string name(mnemonic.text);
+  if (at != 0) fail(quals[at].dot, "'.proxy' must come right after " + name);
+  if (at + 1 == quals.size()) fail(quals[at].dot, name + ".proxy needs a target (" + proxyFenceTargetList() + ")");
+  std::string target;
+  for (std::size_t i = at + 1; i < quals.size(); ++i) target += (i > at + 1 ? "." : "") + quals[i].spelling;
+  auto fenced = findProxyFenceTarget(target);
+  if (!fenced) fail(quals[at + 1].dot, name + ".proxy." + target + " is not supported yet");
+  ins.op = Opcode::FenceProxy;
+  ins.aliasFence = fenced->alias;
+  ins.proxy = fenced->proxy;
+}
+
+void LitmusParser::applySlots(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
+                              const QualifierSlots& slots) const {
+  auto slot = [&](QualKind kind) { return slots[static_cast<std::size_t>(kind)]; };
+  const WrittenQualifier* sem = slot(QualKind::Sem);
+  const WrittenQualifier* scope = slot(QualKind::Scope);
+  ins.sem = sem ? sem->info->sem : info.impliedSem;
+  if (scope) ins.scope = scope->info->scope;
+  if (const auto* space = slot(QualKind::Space)) ins.space = space->info->space;
+  if (const auto* op = slot(QualKind::AtomOp)) ins.atomOp = op->info->atomOp;
+  if (const auto* cmp = slot(QualKind::Cmp)) ins.cmp = cmp->info->cmp;
+  if (const auto* action = slot(QualKind::BarrierAction)) ins.op = action->info->barrierOp;
+  switch (info.form) {
+    case InstrForm::Load:
+    case InstrForm::Store: checkMemoryScope(ins, info.form, mnemonic, slots); break;
+    case InstrForm::Fence:
+    case InstrForm::Membar:
+      if (!scope)
+        fail(sem ? sem->dot : mnemonic, std::string(mnemonic.text) + (sem ? "." + sem->spelling : "") +
+                                            " needs a scope (" + qualifierList(info.form, QualKind::Scope) + ")");
+      break;
+    case InstrForm::Atom:
+    case InstrForm::Red: require(slot(QualKind::AtomOp), mnemonic, info.form, QualKind::AtomOp, "an operation"); break;
+    case InstrForm::Barrier:
+      require(slot(QualKind::BarrierAction), mnemonic, info.form, QualKind::BarrierAction, "an action");
+      break;
+    case InstrForm::Setp: require(slot(QualKind::Cmp), mnemonic, info.form, QualKind::Cmp, "a comparison"); break;
+    default: break;
+  }
+}
+
+void LitmusParser::checkMemoryScope(Instruction& ins, InstrForm form, const Token& mnemonic,
+                                    const QualifierSlots& slots) const {
+  const WrittenQualifier* sem = slots[static_cast<std::size_t>(QualKind::Sem)];
+  const WrittenQualifier* scope = slots[static_cast<std::size_t>(QualKind::Scope)];
+  const WrittenQualifier* mmio = slots[static_cast<std::size_t>(QualKind::Mmio)];
+  const std::string name = std::string(mnemonic.text) + (sem ? "." + sem->spelling : "");
+  if (mmio) {
+    bool relaxedSys = sem && sem->info->sem == Sem::Relaxed && scope && scope->info->scope == model::Scope::Sys;
+    if (!relaxedSys)
+      fail(mmio->dot, std::string(mnemonic.text) + "." + mmio->spelling + " needs ." +
+                          std::string(semName(Sem::Relaxed)) + "." + std::string(model::scopeName(model::Scope::Sys)));
+    ins.sem = Sem::Mmio;
+    return;
+  }
+  bool strong = sem && sem->info->needsScope;
+  if (strong && !scope) fail(sem->dot, name + " needs a scope (" + qualifierList(form, QualKind::Scope) + ")");
+  if (!strong && scope)
+    fail(scope->dot, sem ? name + " takes no scope" : name + " takes a scope only with " + scopedSemList(form));
+}
+
+void LitmusParser::require(const WrittenQualifier* qual, const Token& mnemonic, InstrForm form, QualKind kind,
+                           const std::string& what) const {
+  if (!qual)
+    fail(mnemonic, std::string(mnemonic.text) + " needs " + what + " (" + qualifierList(form, kind) + ")");
+}
+
+void LitmusParser::parseOperands(Instruction& ins, const MnemonicInfo& info, const std::string& written,
+                                 std::size_t column) {
+  const Signature sig = signature(info, ins.atomOp);
+  for (std::size_t i = 0; i < sig.roles.size(); ++i) {
+    if (i > 0) {
+      if (i >= sig.required && isCellEnd(peek())) break;
+      if (!accept(TokenKind::Comma) && !isCellEnd(peek()))
+        fail(peek(), "expected ',' between operands, got " + describe(peek()));
+    }
+    if (isCellEnd(peek())) fail(peek(), "missing operand: " + arityText(written, sig));
+    ins.operands.push_back(parseOperand(sig.roles[i], column));
+  }
+  if (peek().kind == TokenKind::Comma || (sig.roles.empty() && !isCellEnd(peek())))
+    fail(peek(), "too many operands: " + arityText(written, sig));
+}
+
+Operand LitmusParser::parseOperand(Role role, std::size_t column) {
+  switch (role) {
+    case Role::Dst: return parseRegister("a destination register");
+    case Role::Addr: return parseAddress();
+    case Role::Value: return parseValue();
+    case Role::Label: return parseLabelUse(column);
+  }
+  return {};
+}
+
+Operand LitmusParser::parseAddress() {
+  bool bracketed = accept(TokenKind::LBracket);
+  Token name = take();
+  if (name.kind != TokenKind::Ident) fail(name, "expected an address (a location name), got " + describe(name));
+  if (bracketed) expect(TokenKind::RBracket, "']' after the address");
+  useLocation(name);
+  return {Operand::Kind::Location, std::string(name.text), 0, lexer_.pos(name)};
+}
+
+Operand LitmusParser::parseRegister(const std::string& what) {
+  Token name = take();
+  if (name.kind != TokenKind::Ident) fail(name, "expected " + what + ", got " + describe(name));
+  checkNotLocation(name, "a register");
+  return {Operand::Kind::Register, std::string(name.text), 0, lexer_.pos(name)};
+}
+
+Operand LitmusParser::parseValue() {
+  if (peek().kind == TokenKind::Ident) {
+    Token name = take();
+    checkNotLocation(name, "a value");
+    return {Operand::Kind::Register, std::string(name.text), 0, lexer_.pos(name)};
+  }
+  if (!startsValue(peek())) fail(peek(), "expected a register or an integer, got " + describe(peek()));
+  model::SourcePos pos = lexer_.pos(peek());
+  return {Operand::Kind::Immediate, {}, parseInteger(), std::move(pos)};
+}
+
+Operand LitmusParser::parseLabelUse(std::size_t column) {
+  Token name = take();
+  if (name.kind != TokenKind::Ident) fail(name, "expected a label, got " + describe(name));
+  Operand label{Operand::Kind::Label, std::string(name.text), 0, lexer_.pos(name)};
+  labels_[column].uses.push_back(label);
+  return label;
+}
+
+void LitmusParser::checkNotLocation(const Token& name, const std::string& usage) const {
+  if (isDeclaredLocation(name.text)) fail(name, "location '" + std::string(name.text) + "' used as " + usage);
+}
+
+void LitmusParser::useLocation(const Token& name) {
+  // herd semantics: a location first seen in the code exists, initialised to 0.
+  auto [found, fresh] = locationIndex_.try_emplace(std::string(name.text), program_.locations.size());
+  if (!fresh) return;
+  Location location;
+  location.name = name.text;
+  location.pos = lexer_.pos(name);
+  location.declared = false;
+  program_.locations.push_back(std::move(location));
+}
+
+void LitmusParser::checkLabels() const {
+  const Operand* unknown = nullptr;
+  std::size_t unknownThread = 0;
+  for (std::size_t thread = 0; thread < labels_.size(); ++thread)
+    for (const Operand& use : labels_[thread].uses)
+      if (!labels_[thread].defined.contains(use.name) && (!unknown || before(use.pos, unknown->pos))) {
+        unknown = &use;
+        unknownThread = thread;
+      }
+  if (unknown)
+    fail(unknown->pos, "unknown label '" + unknown->name + "' in " + program_.threads[unknownThread].name);
+}
+
+// ------------------------------------------------------------------------------------------------- condition
+
+void LitmusParser::parseObserved() {
+  take();  // locations
+  expect(TokenKind::LBracket, "'[' after " + std::string(kLocations));
+  while (!accept(TokenKind::RBracket)) {
+    if (accept(TokenKind::Semi)) continue;
+    program_.observed.push_back(parseCondValue(false));
+    if (peek().kind != TokenKind::Semi && peek().kind != TokenKind::RBracket)
+      fail(peek(), "expected ';' or ']' in " + std::string(kLocations) + " [...], got " + describe(peek()));
+  }
+}
+
+void LitmusParser::parseCondition() {
+  Token first = take();
+  Condition& condition = program_.condition;
+  condition.pos = lexer_.pos(first);
+  if (first.kind == TokenKind::Tilde) {
+    Token word = take();
+    if (!isWord(word, kExists)) fail(word, "expected exists after '~', got " + describe(word));
+    condition.quantifier = Condition::Quantifier::NotExists;
+  } else if (isWord(first, kExists)) {
+    condition.quantifier = Condition::Quantifier::Exists;
+  } else if (isWord(first, kForall)) {
+    condition.quantifier = Condition::Quantifier::Forall;
+  } else {
+    fail(first, first.kind == TokenKind::End
+                    ? "missing final condition: expected exists, ~exists or forall"
+                    : "expected the final condition (exists, ~exists or forall), got " + describe(first));
+  }
+  std::vector<Token> tokens;
+  Recording recording(*this, tokens);
+  condition.expr = parseDisjunction(0);
+  condition.text = joinTokens(tokens);
+}
+
+CondPtr LitmusParser::parseDisjunction(int depth) {
+  CondPtr left = parseConjunction(depth);
+  while (accept(TokenKind::Or)) {
+    CondPtr right = parseConjunction(depth);
+    left = makeNode(CondExpr::Kind::Or, left->pos, left, right);
+  }
+  return left;
+}
+
+CondPtr LitmusParser::parseConjunction(int depth) {
+  CondPtr left = parseNegation(depth);
+  while (accept(TokenKind::And)) {
+    CondPtr right = parseNegation(depth);
+    left = makeNode(CondExpr::Kind::And, left->pos, left, right);
+  }
+  return left;
+}
+
+CondPtr LitmusParser::parseNegation(int depth) {
+  if (peek().kind != TokenKind::Tilde) return parseAtom(depth);
+  Token tilde = take();
+  checkDepth(tilde, depth + 1);
+  return makeNode(CondExpr::Kind::Not, lexer_.pos(tilde), parseNegation(depth + 1));
+}
+
+CondPtr LitmusParser::parseAtom(int depth) {
+  Token first = peek();
+  if (first.kind == TokenKind::LParen) {
+    take();
+    checkDepth(first, depth + 1);
+    CondPtr inner = parseDisjunction(depth + 1);
+    expect(TokenKind::RParen, "')'");
+    return inner;
+  }
+  if (isWord(first, kTrue) || isWord(first, kFalse)) {
+    take();
+    return makeNode(isWord(first, kTrue) ? CondExpr::Kind::True : CondExpr::Kind::False, lexer_.pos(first));
+  }
+  if (!startsValue(first)) fail(first, "expected a proposition, got " + describe(first));
+  auto node = std::make_shared<CondExpr>();
+  node->kind = CondExpr::Kind::Compare;
+  node->lhs = parseCondValue(true);
+  node->pos = node->lhs.pos;
+  Token op = take();
+  auto cmp = comparison(op.kind);
+  if (!cmp) fail(op, "expected a comparison (==, =, !=, <, <=, > or >=), got " + describe(op));
+  node->cmp = *cmp;
+  node->rhs = parseCondValue(true);
+  return node;
+}
+
+CondValue LitmusParser::parseCondValue(bool allowConstant) {
+  Token first = peek();
+  bool threadLike = first.kind == TokenKind::Ident || first.kind == TokenKind::Number;
+  if (threadLike && peek(1).kind == TokenKind::Colon) return parseRegisterRef();
+  CondValue value;
+  value.pos = lexer_.pos(first);
+  if (first.kind == TokenKind::Ident) {
+    take();
+    if (!locationIndex_.contains(std::string(first.text)))
+      fail(first, "unknown location '" + std::string(first.text) + "'");
+    value.kind = CondValue::Kind::Location;
+    value.name = first.text;
+    return value;
+  }
+  if (!allowConstant || !startsValue(first))
+    fail(first, std::string(allowConstant ? "expected a register (P0:r0), a location or an integer"
+                                          : "expected a register (P0:r0) or a location") +
+                    ", got " + describe(first));
+  value.kind = CondValue::Kind::Constant;
+  value.value = parseInteger();
+  return value;
+}
+
+CondValue LitmusParser::parseRegisterRef() {
+  Token thread = take();
+  take();  // ':'
+  int index = threadNumber(thread);
+  if (index >= static_cast<int>(program_.threads.size()))
+    fail(thread, "unknown thread P" + std::to_string(index) + " (the test has " + threadCount() + ")");
+  Token reg = expect(TokenKind::Ident, "a register name after ':'");
+  CondValue value;
+  value.kind = CondValue::Kind::Register;
+  value.thread = index;
+  value.name = reg.text;
+  value.pos = lexer_.pos(thread);
+  return value;
+}
+
+void LitmusParser::checkDepth(const Token& token, int depth) const {
+  if (depth > kMaxConditionDepth)
+    fail(token, "proposition nested too deeply (more than " + std::to_string(kMaxConditionDepth) + " levels)");
+}
+
+// ------------------------------------------------------------------------------------------ tokens, numbers
+
+Token LitmusParser::take() {
+  Token token = lexer_.next();
+  if (recording_) recording_->push_back(token);
+  return token;
+}
+
+bool LitmusParser::accept(TokenKind kind) {
+  if (peek().kind != kind) return false;
+  take();
+  return true;
+}
+
+Token LitmusParser::expect(TokenKind kind, const std::string& what) {
+  Token token = take();
+  if (token.kind != kind) fail(token, "expected " + what + ", got " + describe(token));
+  return token;
+}
+
+std::int64_t LitmusParser::parseInteger() {
+  Token first = take();
+  bool negative = first.kind == TokenKind::Minus;
+  Token number = negative ? take() : first;
+  if (number.kind != TokenKind::Number) fail(number, "expected an integer, got " + describe(number));
+  return integerValue(number, negative, first);
+}
+
+std::int64_t LitmusParser::integerValue(const Token& number, bool negative, const Token& at) const {
+  std::string_view digits = number.text;
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  std::uint64_t magnitude = 0;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  if (error != std::errc() || end != digits.data() + digits.size() || magnitude > kMax + (negative ? 1 : 0))
+    fail(at, "integer " + std::string(negative ? "-" : "") + std::string(number.text) + " does not fit in 64 bits");
+  if (!negative) return static_cast<std::int64_t>(magnitude);
+  return magnitude > kMax ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(magnitude);
+}
+
+int LitmusParser::smallNumber(const Token& number) const {
+  std::int64_t value = integerValue(number, false, number);
+  if (value > std::numeric_limits<int>::max()) fail(number, "number " + std::string(number.text) + " is too large");
+  return static_cast<int>(value);
+}
+
+int LitmusParser::threadNumber(const Token& token) const {
+  std::string_view digits = token.text;
+  if (token.kind == TokenKind::Ident && digits.size() > 1 && digits[0] == 'P') digits.remove_prefix(1);
+  else if (token.kind != TokenKind::Number) digits = {};
+  std::uint64_t value = 0;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || end != digits.data() + digits.size())
+    fail(token, "expected a thread (P0 or 0) before ':', got " + describe(token));
+  if (error != std::errc() || value > kMaxThreadNumber) fail(token, "unknown thread " + std::string(token.text));
+  return static_cast<int>(value);
+}
+
+std::string LitmusParser::threadCount() const {
+  std::size_t count = program_.threads.size();
+  return std::to_string(count) + (count == 1 ? " thread" : " threads");
+}
+
+bool LitmusParser::isDeclaredLocation(std::string_view name) const {
+  auto found = locationIndex_.find(std::string(name));
+  return found != locationIndex_.end() && program_.locations[found->second].declared;
+}
+
+void LitmusParser::fail(const Token& token, const std::string& message) const { fail(lexer_.pos(token), message); }
+
+void LitmusParser::fail(const model::SourcePos& pos, const std::string& message) const {
+  throw UserError(pos, message);
+}
+
+}  // namespace
+
+Program parseLitmus(std::string_view text, const std::string& file) { return LitmusParser(text, file).parse(); }
+
+Program parseLitmusFile(const std::string& path) {
+  std::error_code error;
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(path, error)) in.open(path, std::ios::binary);
+  if (!in.is_open()) throw UserError({path, 0, 0}, "cannot read the file");
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw UserError({path, 0, 0}, "cannot read the file");
+  return parseLitmus(text, path);
+}
+
+}  // namespace ptxmm::frontend

@@ -1,0 +1,63 @@
+// The explicit evaluator: computes every definition of a cat model on one candidate execution (bit matrices)
+// and decides its checks. Definitions are cached and recomputed only when a base relation of their stage
+// changes, so the explicit engine pays for `cause` once per reads-from choice, not once per coherence order;
+// checks whose stage is already fixed can be decided early to prune whole subtrees of choices.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "model/Candidate.hpp"
+#include "model/RelationIR.hpp"
+
+namespace ptxmm::model {
+
+/// The maximal cliques of a symmetric relation (supplied by the checker layer, which owns Boost.Graph).
+using CliqueFinder = std::function<std::vector<BitSet>(const BitMatrix& symmetric)>;
+
+using Value = std::variant<BitSet, BitMatrix>;
+
+class Evaluator {
+ public:
+  /// The latest stage each definition and check of `model` depends on.
+  Evaluator(const CatModel& model, CliqueFinder cliques);
+
+  /// Starts a new candidate (all cached values are dropped). The candidate must outlive the evaluation.
+  void reset(const Candidate& candidate);
+  /// Declares that the base relations of stage `from` and later changed in the candidate.
+  void invalidate(Stage from);
+
+  /// The first check (not flag) of stage <= `upTo` that fails, if any.
+  std::optional<std::size_t> firstFailingCheck(Stage upTo);
+  /// Indices of the failing checks (not flags), all of them, for explanations.
+  std::vector<std::size_t> failingChecks();
+  /// Indices of the flags that are raised.
+  std::vector<std::size_t> raisedFlags();
+  /// Whether check i holds (for a flag: whether it is raised).
+  bool holds(std::size_t check);
+
+  /// The value of a definition on the current candidate.
+  const Value& definition(std::size_t index);
+  /// The value of an arbitrary expression of the model on the current candidate.
+  Value evaluate(const RelExpr& e);
+
+  Stage checkStage(std::size_t check) const { return checkStages_[check]; }
+  const CatModel& model() const { return model_; }
+
+ private:
+  Stage stageOf(const RelExpr& e) const;
+  void computeRecGroup(std::size_t group);
+  bool test(const Check& c, const Value& v, const std::optional<BitMatrix>& pairwise);
+
+  const CatModel& model_;
+  CliqueFinder cliques_;
+  const Candidate* candidate_ = nullptr;
+  std::vector<Stage> defStages_;
+  std::vector<Stage> checkStages_;
+  std::vector<std::optional<Value>> cache_;
+  std::vector<std::optional<bool>> checkCache_;
+};
+
+}  // namespace ptxmm::model

@@ -1,0 +1,92 @@
+// The EventGraph: a program unrolled into events, immutable once built. Each thread is a DAG of nodes (one
+// node per executed instance of an instruction, loops unrolled up to the bound); a node carries the events its
+// instruction performs and its effect on registers, as terms over the registers before the node and the
+// values of the node's own reads. A control-flow path through a thread's DAG fixes which events happen; the
+// engines choose paths, reads-from, coherence and the other witness relations on top of this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/Diagnostic.hpp"
+#include "model/ValueExpr.hpp"
+#include "model/Vocabulary.hpp"
+
+namespace ptxmm::model {
+
+struct Event {
+  TagSet tags;
+  int thread = -1;  // -1 for an initial write
+  int node = -1;    // the node of the thread that performs it
+  int vaddr = -1;   // virtual address (memory events)
+  int paddr = -1;   // physical location (memory events)
+  ValuePtr value;      // W: value written (over registers before the node and the node's reads)
+  ValuePtr existsIf;   // the event happens only if this is non-zero (the write half of a cas); null = always
+  ValuePtr barrierId;  // BA/BW: barrier id
+  ValuePtr barrierCount;  // BA/BW: thread count, null when the instruction has none
+  std::string label;   // the instruction as written, for reports ("st.weak x, 1")
+  SourcePos pos;
+
+  bool is(Tag t) const { return hasTag(tags, t); }
+};
+
+/// A successor of a node: another node, the end of the thread, or the unrolling bound.
+struct Edge {
+  static constexpr int kEnd = -1;
+  static constexpr int kBound = -2;
+  int target = kEnd;
+  int backEdgeOf = -1;  // >= 0: this edge starts a new iteration of that loop
+};
+
+struct Node {
+  int instr = -1;                                      // instruction index in the thread's source code
+  std::vector<int> events;                             // global event ids, in program order
+  std::vector<std::pair<int, ValuePtr>> assigns;       // register := term, after the events
+  ValuePtr branch;                                     // null: always `next`; otherwise `taken` when non-zero
+  Edge next;
+  Edge taken;
+  int startsIterationOf = -1;  // this node begins an iteration of that loop (the loop's first instruction)
+};
+
+/// A loop of the source code: instructions [header, last] with a back edge to header.
+struct LoopInfo {
+  int header = 0;
+  int last = 0;
+  std::vector<int> liveAtHeader;  // registers whose value at the header can still be read or observed
+  SourcePos pos;                  // the back-edge instruction
+};
+
+struct ThreadGraph {
+  std::string name;  // "P0"
+  int cta = 0;       // scope-tree instances, numbered densely across the whole test
+  int cluster = 0;
+  int gpu = 0;
+  std::vector<Node> nodes;  // in a topological order; entry is nodes[0] (a thread with no code has none)
+  std::vector<std::string> registers;
+  std::vector<std::int64_t> regInit;
+  std::vector<LoopInfo> loops;
+};
+
+struct EventGraph {
+  std::string name;
+  std::vector<Event> events;  // the first physicalNames.size() events are the initial writes, in location order
+  std::vector<ThreadGraph> threads;
+  std::vector<std::string> physicalNames;  // one name per physical location (its first declaration)
+  std::vector<std::int64_t> initValues;    // per physical location
+  std::vector<std::string> virtualNames;   // one name per virtual address
+  std::vector<std::pair<std::string, int>> locationNames;  // every name usable in a condition -> physical location
+  int unrollBound = 0;
+
+  /// The physical location a condition name denotes, or -1.
+  int physicalOf(const std::string& name) const {
+    for (const auto& [n, p] : locationNames)
+      if (n == name) return p;
+    return -1;
+  }
+
+  std::size_t initCount() const { return physicalNames.size(); }
+};
+
+}  // namespace ptxmm::model

@@ -1,0 +1,39 @@
+// Barrier generations: participation, counting, deadlocks and the corpus's labelling counts.
+#include <catch2/catch.hpp>
+
+#include "checker/BarrierMatching.hpp"
+
+using namespace ptxmm::checker;
+
+namespace {
+// bar.sync by thread t: arrive half at 2t, wait half at 2t+1.
+Arrival sync(int thread, std::int64_t id, std::optional<std::int64_t> count = std::nullopt) {
+  return {static_cast<std::size_t>(2 * thread), static_cast<std::size_t>(2 * thread + 1), thread, 0, id, count};
+}
+}  // namespace
+
+TEST_CASE("two threads at the same barrier synchronise both ways", "[checker][barrier]") {
+  const auto m = barrierMatchings({sync(0, 1), sync(1, 1)}, 4);
+  REQUIRE(m.size() == 1);
+  REQUIRE(m[0].test(0, 3));
+  REQUIRE(m[0].test(2, 1));
+  REQUIRE(m[0].count() == 2);
+}
+
+TEST_CASE("different ids or counts are different barriers", "[checker][barrier]") {
+  REQUIRE(barrierMatchings({sync(0, 0), sync(1, 1)}, 4)[0].none());
+  REQUIRE(barrierMatchings({sync(0, 1, 1), sync(1, 1, 2)}, 4)[0].none());
+}
+
+TEST_CASE("a thread count in warps forms generations of that many warps", "[checker][barrier]") {
+  // Three warps at `bar.sync 1, 64`: two complete a generation, the third waits forever: no execution.
+  REQUIRE(barrierMatchings({sync(0, 1, 64), sync(1, 1, 64), sync(2, 1, 64)}, 6).empty());
+  // Four warps: every split into two pairs is possible.
+  REQUIRE(barrierMatchings({sync(0, 1, 64), sync(1, 1, 64), sync(2, 1, 64), sync(3, 1, 64)}, 8).size() == 6);
+}
+
+TEST_CASE("an arrive-only leftover is fine, a waiting one is not", "[checker][barrier]") {
+  Arrival arrive{0, std::nullopt, 0, 0, 1, 64};
+  REQUIRE(barrierMatchings({arrive}, 1).size() == 1);
+  REQUIRE(barrierMatchings({sync(0, 1, 64)}, 2).empty());
+}
