@@ -375,6 +375,7 @@ class ThreadUnroller {
       const auto& disc = discovered_[static_cast<std::size_t>(d)];
       model::Node node;
       node.instr = disc.key.instr;
+      node.iteration = disc.key.counts;
       node.next = renumber(disc.next);
       node.taken = renumber(disc.taken);
       for (std::size_t l = 0; l < out_.loops.size(); ++l)

@@ -48,6 +48,7 @@ struct Node {
   Edge next;
   Edge taken;
   int startsIterationOf = -1;  // this node begins an iteration of that loop (the loop's first instruction)
+  std::vector<int> iteration;  // per loop of the thread: the iteration this node belongs to, -1 outside it
 };
 
 /// A loop of the source code: instructions [header, last] with a back edge to header.
