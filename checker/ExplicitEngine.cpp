@@ -145,7 +145,7 @@ class Enumeration {
                      std::to_string(g_.unrollBound) + " iterations of the loop ending at " + loop.pos.file + ":" +
                      std::to_string(loop.pos.line) + " (raise --unroll)");
     }
-    for (auto f : eval_.raisedFlags()) ++result_.flags[eval_.model().checks[f].name];
+    for (auto f : eval_.raisedFlags()) result_.flags.insert(eval_.model().checks[f].name);
     for (auto& state : x.finalStates(keys_)) ++states_[state];
   }
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,7 +32,8 @@ struct FinalState {
   std::uint64_t executions = 0;      // executions (with their final-value choice) ending in it
 };
 
-enum class Status : std::uint8_t { Ok, Unknown, Error };
+// Error: the input is wrong (a user error); Internal: ptxmm contradicted itself (e.g. the engines disagree).
+enum class Status : std::uint8_t { Ok, Unknown, Error, Internal };
 
 struct TestResult {
   std::string name;
@@ -40,13 +43,17 @@ struct TestResult {
   std::string conditionText;
   std::vector<std::string> keys;
   std::vector<FinalState> states;  // sorted by values
-  std::uint64_t positive = 0;      // executions whose final state satisfies the proposition
+  // Witnesses: the explicit engine counts executions (with their final-value choice) whose final state
+  // satisfies the proposition or not; the Z3 engine does not enumerate executions and counts states instead.
+  std::uint64_t positive = 0;
   std::uint64_t negative = 0;
+  bool countsExecutions = true;
   bool holds = false;              // the condition's claim (exists / ~exists / forall) is true
   Status status = Status::Ok;
   std::string reason;              // why the status is not Ok
   std::vector<std::string> notes;  // facts worth telling the user (e.g. no consistent execution)
-  std::map<std::string, std::uint64_t> flags;  // flag name -> executions raising it
+  std::set<std::string> flags;     // flags of the model raised by some permitted execution
+  std::optional<unsigned> seed;    // the solver's random seed (Z3 engine)
   double seconds = 0;
 
   std::uint64_t executions() const { return positive + negative; }

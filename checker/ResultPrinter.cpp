@@ -26,7 +26,8 @@ std::string statusName(Status status) {
   switch (status) {
     case Status::Ok: return "ok";
     case Status::Unknown: return "unknown";
-    case Status::Error: return "error";
+    case Status::Error:
+    case Status::Internal: return "error";
   }
   return "error";
 }
@@ -44,7 +45,8 @@ std::string toHerdText(const TestResult& r) {
     out << "Reason: " << r.reason << "\n";
   }
   for (const auto& n : r.notes) out << "Note: " << n << "\n";
-  for (const auto& [flag, count] : r.flags) out << "Flag " << flag << "\n";
+  for (const auto& flag : r.flags) out << "Flag " << flag << "\n";
+  if (r.seed) out << "Seed " << *r.seed << "\n";
   out << "Witnesses\n";
   out << "Positive: " << r.positive << " Negative: " << r.negative << "\n";
   out << "Condition " << conditionLine(r) << "\n";
@@ -69,9 +71,12 @@ nlohmann::json toJson(const TestResult& r) {
     for (std::size_t k = 0; k < r.keys.size(); ++k) values[r.keys[k]] = s.values[k];
     j["states"].push_back({{"values", values}, {"satisfies", s.satisfies}});
   }
-  j["executions"] = r.executions();
+  // The Z3 engine counts states, not executions: it reports no execution count rather than a wrong one.
+  j["executions"] = r.countsExecutions ? nlohmann::json(r.executions()) : nlohmann::json(nullptr);
   j["positive"] = r.positive;
   j["negative"] = r.negative;
+  j["witness_unit"] = r.countsExecutions ? "executions" : "states";
+  if (r.seed) j["seed"] = *r.seed;
   j["status"] = statusName(r.status);
   if (r.status != Status::Ok) j["reason"] = r.reason;
   j["notes"] = r.notes;

@@ -10,11 +10,12 @@
 namespace ptxmm::checker {
 
 const std::vector<std::string>& engineNames() {
-  static const std::vector<std::string> names{"explicit"};
+  static const std::vector<std::string> names{"z3", "explicit"};
   return names;
 }
 
 std::unique_ptr<Engine> makeEngine(const model::CatModel& model, const RunOptions& options) {
+  if (options.engine == "z3") return std::make_unique<Z3Engine>(model, options.limits, options.z3);
   assert(options.engine == "explicit");
   return std::make_unique<ExplicitEngine>(model, options.limits);
 }

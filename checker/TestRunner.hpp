@@ -7,16 +7,18 @@
 #include <string>
 
 #include "checker/Engine.hpp"
+#include "checker/z3/Z3Engine.hpp"
 
 namespace ptxmm::checker {
 
 struct RunOptions {
   int unroll = 2;
-  std::string engine = "explicit";
+  std::string engine = "z3";
   EngineOptions limits;
+  Z3Options z3;
 };
 
-/// The engine named by `options.engine` over `model` (UserError-free: names are validated by the CLI).
+/// The engine named by `options.engine` over `model` (the CLI validates the name against engineNames()).
 std::unique_ptr<Engine> makeEngine(const model::CatModel& model, const RunOptions& options);
 
 /// Checks one litmus file.

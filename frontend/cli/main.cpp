@@ -28,11 +28,16 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--max-candidates", o.run.limits.maxCandidates,
                  "explicit engine: candidate executions per test before the verdict is UNKNOWN (0: none)");
+  cmd.add_option("--seed", o.run.z3.seed, "z3 engine: the solver's random seed (results do not depend on it)")
+      ->capture_default_str();
+  cmd.add_flag("--cross-check", o.run.z3.crossCheck,
+               "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");
 }
 
 ExitCode exitFor(const TestResult& r) {
   switch (r.status) {
     case Status::Error: return ExitCode::UserError;
+    case Status::Internal: return ExitCode::InternalError;
     case Status::Unknown: return ExitCode::Unknown;
     case Status::Ok: return r.holds ? ExitCode::Ok : ExitCode::ExpectationFailed;
   }
@@ -45,6 +50,7 @@ ExitCode run(const CommonOptions& o, const std::vector<std::string>& files, bool
   for (const auto& f : files) {
     const TestResult r = checkFile(model, f, o.run);
     if (r.status == Status::Error) std::cerr << r.reason << "\n";
+    if (r.status == Status::Internal) std::cerr << "ptxmm: internal error: " << r.reason << "\n";
     if (json)
       std::cout << toJson(r).dump() << std::endl;
     else if (r.status != Status::Error)

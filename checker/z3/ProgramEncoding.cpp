@@ -1,0 +1,509 @@
+// Encoding of an EventGraph into Z3 formulas (ProgramEncoding.hpp).
+#include "checker/z3/ProgramEncoding.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <map>
+#include <tuple>
+
+#include "checker/z3/SymbolicAlgebra.hpp"
+
+namespace ptxmm::checker::z3enc {
+
+using model::BaseRel;
+using model::Tag;
+using model::ValueOp;
+
+namespace {
+
+constexpr unsigned kBits = 64;
+constexpr std::int64_t kWarpSize = 32;
+
+// A Boolean per read event: "this read occurs in the term" (for dependencies), keyed by event id.
+using DepSet = std::map<int, z3::expr>;
+
+void orInto(DepSet& into, int read, const z3::expr& cond) {
+  auto it = into.find(read);
+  if (it == into.end())
+    into.emplace(read, cond);
+  else
+    it->second = it->second || cond;
+}
+
+z3::expr sum(z3::context& ctx, const std::vector<z3::expr>& terms) {
+  z3::expr s = ctx.int_val(0);
+  for (const auto& t : terms) s = s + t;
+  return s;
+}
+
+}  // namespace
+
+// Registers, their dependency sets and the reads controlling the path, at one program point.
+struct ProgramEncoding::ThreadState {
+  std::vector<z3::expr> regs;
+  std::vector<DepSet> deps;
+  DepSet controlling;
+};
+
+ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys)
+    : ctx_(ctx), graph_(graph), constraints_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()) {
+  const std::size_t n = size();
+  for (std::size_t t = 0; t < model::kTagCount; ++t) sets_.emplace_back(ctx, n);
+  for (std::size_t r = 0; r < model::kBaseRelCount; ++r) rels_.emplace_back(ctx, n);
+  value_.assign(n, ctx.bv_val(0, kBits));
+  for (std::size_t p = 0; p < graph_.initCount(); ++p) {
+    events_.set(p, ctx.bool_val(true));
+    value_[p] = ctx.bv_val(graph_.initValues[p], kBits);
+  }
+  for (std::size_t t = 0; t < graph_.threads.size(); ++t) encodeThread(static_cast<int>(t));
+  encodeStatic();
+  encodeReadsFrom();
+  encodeCoherence();
+  encodeFenceOrder();
+  encodeBarriers();
+  encodeOutcome(keys);
+  for (std::size_t t = 0; t < model::kTagCount; ++t) bounds_.sets[t] = sets_[t].may;
+  for (std::size_t r = 0; r < model::kBaseRelCount; ++r) bounds_.relations[r] = rels_[r].may;
+}
+
+// ---- one thread: control flow, values, dependencies, the spin-loop reduction --------------------------------
+
+void ProgramEncoding::encodeThread(int t) {
+  const auto& tg = graph_.threads[static_cast<std::size_t>(t)];
+  regBase_.push_back(finalRegs_.size());
+  const std::size_t regs = tg.registers.size();
+  std::vector<z3::expr> initRegs;
+  for (auto v : tg.regInit) initRegs.push_back(ctx_.bv_val(v, kBits));
+  if (tg.nodes.empty()) {
+    for (const auto& r : initRegs) finalRegs_.push_back(r);
+    return;
+  }
+
+  // Incoming edges per node: (condition, state after the predecessor).
+  std::vector<std::vector<std::pair<z3::expr, ThreadState>>> incoming(tg.nodes.size());
+  std::vector<std::pair<z3::expr, ThreadState>> ends;
+  std::vector<z3::expr> exec;
+  z3::expr dropped = ctx_.bool_val(false);
+
+  auto merge = [&](const std::vector<std::pair<z3::expr, ThreadState>>& in) {
+    ThreadState s{in.back().second};
+    for (std::size_t k = in.size() - 1; k-- > 0;) {
+      const auto& [cond, st] = in[k];
+      for (std::size_t r = 0; r < regs; ++r) s.regs[r] = z3::ite(cond, st.regs[r], s.regs[r]);
+    }
+    // Dependencies: a read occurs on the path iff it occurs along the incoming edge that was taken.
+    for (std::size_t r = 0; r < regs; ++r) {
+      DepSet d;
+      for (const auto& [cond, st] : in)
+        for (const auto& [read, c] : st.deps[r]) orInto(d, read, cond && c);
+      s.deps[r] = std::move(d);
+    }
+    DepSet c;
+    for (const auto& [cond, st] : in)
+      for (const auto& [read, x] : st.controlling) orInto(c, read, cond && x);
+    s.controlling = std::move(c);
+    return s;
+  };
+
+  // A term over registers (before the node) and the node's reads, as a bit vector, and its reads.
+  std::function<z3::expr(const model::ValueExpr&, const ThreadState&)> term = [&](const model::ValueExpr& e,
+                                                                                    const ThreadState& s) -> z3::expr {
+    auto bool2bv = [&](const z3::expr& b) { return z3::ite(b, ctx_.bv_val(1, kBits), ctx_.bv_val(0, kBits)); };
+    auto nz = [&](const z3::expr& v) { return v != ctx_.bv_val(0, kBits); };
+    switch (e.op) {
+      case ValueOp::Const: return ctx_.bv_val(e.constant, kBits);
+      case ValueOp::Reg: return s.regs[static_cast<std::size_t>(e.index)];
+      case ValueOp::Read: return value_[static_cast<std::size_t>(e.index)];
+      default: break;
+    }
+    std::vector<z3::expr> a;
+    for (const auto& arg : e.args) a.push_back(term(*arg, s));
+    const z3::expr zero = ctx_.bv_val(0, kBits);
+    const z3::expr minusOne = ctx_.bv_val(-1, kBits);
+    const z3::expr intMin = ctx_.bv_val(INT64_MIN, kBits);
+    auto shift = [&](const z3::expr& x) {
+      return z3::ite(x < zero, zero, z3::ite(x > ctx_.bv_val(63, kBits), ctx_.bv_val(63, kBits), x));
+    };
+    switch (e.op) {
+      case ValueOp::Add: return a[0] + a[1];
+      case ValueOp::Sub: return a[0] - a[1];
+      case ValueOp::Mul: return a[0] * a[1];
+      case ValueOp::Div: return z3::ite(a[1] == zero || (a[0] == intMin && a[1] == minusOne), zero, a[0] / a[1]);
+      case ValueOp::Rem:
+        return z3::ite(a[1] == zero || (a[0] == intMin && a[1] == minusOne), zero, z3::srem(a[0], a[1]));
+      case ValueOp::And: return a[0] & a[1];
+      case ValueOp::Or: return a[0] | a[1];
+      case ValueOp::Xor: return a[0] ^ a[1];
+      case ValueOp::Shl: return z3::shl(a[0], shift(a[1]));
+      case ValueOp::Shr: return z3::ashr(a[0], shift(a[1]));
+      case ValueOp::Min: return z3::ite(a[0] < a[1], a[0], a[1]);
+      case ValueOp::Max: return z3::ite(a[0] > a[1], a[0], a[1]);
+      case ValueOp::Eq: return bool2bv(a[0] == a[1]);
+      case ValueOp::Ne: return bool2bv(a[0] != a[1]);
+      case ValueOp::Lt: return bool2bv(a[0] < a[1]);
+      case ValueOp::Le: return bool2bv(a[0] <= a[1]);
+      case ValueOp::Gt: return bool2bv(a[0] > a[1]);
+      case ValueOp::Ge: return bool2bv(a[0] >= a[1]);
+      case ValueOp::LAnd: return bool2bv(nz(a[0]) && nz(a[1]));
+      case ValueOp::LOr: return bool2bv(nz(a[0]) || nz(a[1]));
+      case ValueOp::Neg: return -a[0];
+      case ValueOp::Not: return ~a[0];
+      case ValueOp::LNot: return bool2bv(!nz(a[0]));
+      case ValueOp::Ite: return z3::ite(nz(a[0]), a[1], a[2]);
+      case ValueOp::Const:
+      case ValueOp::Reg:
+      case ValueOp::Read: break;
+    }
+    assert(!"unhandled value operator");
+    return zero;
+  };
+  // The reads occurring in a term once registers are substituted (the explicit engine's dependencies).
+  std::function<void(const model::ValueExpr&, const ThreadState&, DepSet&)> deps =
+      [&](const model::ValueExpr& e, const ThreadState& s, DepSet& out) {
+        if (e.op == ValueOp::Read) orInto(out, e.index, ctx_.bool_val(true));
+        if (e.op == ValueOp::Reg)
+          for (const auto& [read, c] : s.deps[static_cast<std::size_t>(e.index)]) orInto(out, read, c);
+        for (const auto& arg : e.args) deps(*arg, s, out);
+      };
+  auto addDep = [&](BaseRel rel, int read, int event, const z3::expr& cond) {
+    auto& r = rels_[static_cast<std::size_t>(rel)];
+    const auto i = static_cast<std::size_t>(read), j = static_cast<std::size_t>(event);
+    r.set(i, j, r.may.test(i, j) ? (r.at(i, j) || cond) : cond);
+  };
+
+  for (std::size_t ni = 0; ni < tg.nodes.size(); ++ni) {
+    const model::Node& node = tg.nodes[ni];
+    ThreadState s = ni == 0 ? ThreadState{initRegs, std::vector<DepSet>(regs), {}} : merge(incoming[ni]);
+    const z3::expr here = ni == 0 ? ctx_.bool_val(true) : [&] {
+      z3::expr_vector conds(ctx_);
+      for (const auto& [c, st] : incoming[ni]) conds.push_back(c);
+      return z3::mk_or(conds);
+    }();
+    exec.push_back(here);
+
+    for (int e : node.events) {
+      const auto& ev = graph_.events[static_cast<std::size_t>(e)];
+      const auto ue = static_cast<std::size_t>(e);
+      z3::expr ex = here;
+      if (ev.existsIf) {
+        ex = here && term(*ev.existsIf, s) != ctx_.bv_val(0, kBits);
+        DepSet d;
+        deps(*ev.existsIf, s, d);
+        for (const auto& [read, c] : d) addDep(BaseRel::Ctrl, read, e, ex && c);
+      }
+      events_.set(ue, ex);
+      for (const auto& [read, c] : s.controlling) addDep(BaseRel::Ctrl, read, e, ex && c);
+      if (ev.is(Tag::R)) value_[ue] = ctx_.bv_const(("v" + std::to_string(e)).c_str(), kBits);
+      if (ev.is(Tag::W) && ev.value) {
+        value_[ue] = term(*ev.value, s);
+        DepSet d;
+        deps(*ev.value, s, d);
+        for (const auto& [read, c] : d) addDep(BaseRel::Data, read, e, ex && c);
+      }
+      if (ev.barrierId) {
+        const z3::expr id = term(*ev.barrierId, s).simplify();
+        std::optional<z3::expr> count;
+        if (ev.barrierCount) count = term(*ev.barrierCount, s).simplify();
+        DepSet d;
+        deps(*ev.barrierId, s, d);
+        if (ev.barrierCount) deps(*ev.barrierCount, s, d);
+        for (const auto& [read, c] : d) addDep(BaseRel::Data, read, e, ex && c);
+        if (!id.is_numeral() || (count && !count->is_numeral())) {
+          unsupported_ = "the Z3 engine needs barrier ids and counts that do not depend on memory (" + ev.label + ")";
+        } else if (ev.is(Tag::BA)) {
+          BarrierArrival a{e, std::nullopt, t, tg.cta, static_cast<std::int64_t>(id.get_numeral_uint64()), std::nullopt};
+          if (count) a.count = static_cast<std::int64_t>(count->get_numeral_uint64());
+          for (int w : node.events)
+            if (graph_.events[static_cast<std::size_t>(w)].is(Tag::BW)) a.wait = w;
+          arrivals_.push_back(a);
+        }
+      }
+    }
+    // Assignments are simultaneous: every right-hand side reads the registers before the node.
+    ThreadState after = s;
+    for (const auto& [reg, t2] : node.assigns) {
+      after.regs[static_cast<std::size_t>(reg)] = term(*t2, s);
+      DepSet d;
+      deps(*t2, s, d);
+      after.deps[static_cast<std::size_t>(reg)] = std::move(d);
+    }
+    z3::expr takenCond = ctx_.bool_val(false);
+    if (node.branch) {
+      takenCond = term(*node.branch, after) != ctx_.bv_val(0, kBits);
+      DepSet d;
+      deps(*node.branch, after, d);
+      for (const auto& [read, c] : d) orInto(after.controlling, read, c);
+    }
+
+    // The iteration of loop L that ends at this node: the nodes of the same iteration of L and of every loop
+    // around L. It is unobservable if none of its executed nodes writes, arrives at a barrier or assigns a
+    // register live at L's head (the explicit engine's rule).
+    auto unobservable = [&](int loop) {
+      const auto& info = tg.loops[static_cast<std::size_t>(loop)];
+      z3::expr pure = ctx_.bool_val(true);
+      for (std::size_t q = 0; q < tg.nodes.size(); ++q) {
+        const auto& other = tg.nodes[q];
+        if (other.instr < info.header || other.instr > info.last) continue;
+        bool same = true;
+        for (std::size_t l = 0; l < tg.loops.size(); ++l) {
+          const auto& outer = tg.loops[l];
+          if (outer.header <= info.header && info.last <= outer.last && other.iteration[l] != node.iteration[l]) same = false;
+        }
+        if (!same || q > ni) continue;
+        bool assignsLive = false;
+        for (const auto& [reg, t2] : other.assigns)
+          if (std::find(info.liveAtHeader.begin(), info.liveAtHeader.end(), reg) != info.liveAtHeader.end()) assignsLive = true;
+        z3::expr clean = ctx_.bool_val(!assignsLive);
+        for (int e : other.events) {
+          const auto& ev = graph_.events[static_cast<std::size_t>(e)];
+          if (ev.is(Tag::W) || ev.is(Tag::BA) || ev.is(Tag::BW)) clean = clean && !events_.at(static_cast<std::size_t>(e));
+        }
+        pure = pure && (!exec[q] || clean);
+      }
+      return pure;
+    };
+
+    std::vector<std::pair<model::Edge, z3::expr>> successors{{node.next, here && !takenCond}};
+    if (node.branch) successors.emplace_back(node.taken, here && takenCond);
+    for (const auto& [edge, cond] : successors) {
+      if (edge.backEdgeOf >= 0) dropped = dropped || (cond && unobservable(edge.backEdgeOf));
+      if (edge.target == model::Edge::kEnd)
+        ends.emplace_back(cond, after);
+      else if (edge.target == model::Edge::kBound)
+        boundHits_.push_back({t, edge.backEdgeOf, cond});
+      else
+        incoming[static_cast<std::size_t>(edge.target)].emplace_back(cond, after);
+    }
+  }
+  constraints_.push_back(!dropped);
+  if (ends.empty()) {
+    for (std::size_t r = 0; r < regs; ++r) finalRegs_.push_back(initRegs[r]);
+  } else {
+    const ThreadState end = merge(ends);
+    for (std::size_t r = 0; r < regs; ++r) finalRegs_.push_back(end.regs[r]);
+  }
+  // Control flow reaches an end or the bound; the bound is what the engine reports as UNKNOWN.
+}
+
+// ---- static relations -----------------------------------------------------------------------------------------
+
+void ProgramEncoding::encodeStatic() {
+  const std::size_t n = size();
+  auto both = [&](std::size_t i, std::size_t j) { return events_.at(i) && events_.at(j); };
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& a = graph_.events[i];
+    for (std::size_t t = 0; t < model::kTagCount; ++t)
+      if (a.tags.test(t)) sets_[t].set(i, events_.at(i));
+    rels_[static_cast<std::size_t>(BaseRel::Id)].set(i, i, events_.at(i));
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto& b = graph_.events[j];
+      if (a.paddr >= 0 && a.paddr == b.paddr) rels_[static_cast<std::size_t>(BaseRel::Loc)].set(i, j, both(i, j));
+      if (a.vaddr >= 0 && a.vaddr == b.vaddr) rels_[static_cast<std::size_t>(BaseRel::Vloc)].set(i, j, both(i, j));
+      if (a.thread < 0 || b.thread < 0) continue;
+      const auto& ta = graph_.threads[static_cast<std::size_t>(a.thread)];
+      const auto& tb = graph_.threads[static_cast<std::size_t>(b.thread)];
+      if (a.thread == b.thread) rels_[static_cast<std::size_t>(BaseRel::Int)].set(i, j, both(i, j));
+      if (ta.cta == tb.cta) rels_[static_cast<std::size_t>(BaseRel::Scta)].set(i, j, both(i, j));
+      if (ta.cluster == tb.cluster) rels_[static_cast<std::size_t>(BaseRel::Scluster)].set(i, j, both(i, j));
+      if (ta.gpu == tb.gpu) rels_[static_cast<std::size_t>(BaseRel::Sgpu)].set(i, j, both(i, j));
+      // Event ids follow a topological order of the thread's DAG, so po is id order on a path.
+      if (a.thread == b.thread && i < j) rels_[static_cast<std::size_t>(BaseRel::Po)].set(i, j, both(i, j));
+      if (a.thread == b.thread && a.node == b.node && a.is(Tag::R) && b.is(Tag::W) && a.paddr >= 0)
+        rels_[static_cast<std::size_t>(BaseRel::Rmw)].set(i, j, both(i, j));
+    }
+  }
+}
+
+// ---- witness choices ------------------------------------------------------------------------------------------
+
+void ProgramEncoding::encodeReadsFrom() {
+  auto& rf = rels_[static_cast<std::size_t>(BaseRel::Rf)];
+  for (std::size_t r = 0; r < size(); ++r) {
+    const auto& ev = graph_.events[r];
+    if (!ev.is(Tag::R)) continue;
+    z3::expr_vector choices(ctx_);
+    for (std::size_t w = 0; w < size(); ++w) {
+      const auto& wv = graph_.events[w];
+      if (!wv.is(Tag::W) || wv.paddr != ev.paddr) continue;
+      const z3::expr var = ctx_.bool_const(("rf_" + std::to_string(w) + "_" + std::to_string(r)).c_str());
+      rf.set(w, r, var);
+      choices.push_back(var);
+      constraints_.push_back(z3::implies(var, events_.at(w) && events_.at(r) && value_[r] == value_[w]));
+    }
+    // An executed read reads exactly one write; a read that does not happen reads none.
+    constraints_.push_back(z3::implies(events_.at(r), z3::atmost(choices, 1) && z3::atleast(choices, 1)));
+  }
+}
+
+void ProgramEncoding::encodeCoherence() {
+  auto& co = rels_[static_cast<std::size_t>(BaseRel::Co)];
+  std::vector<std::vector<std::size_t>> perLocation(graph_.initCount());
+  for (std::size_t w = 0; w < size(); ++w)
+    if (graph_.events[w].is(Tag::W)) perLocation[static_cast<std::size_t>(graph_.events[w].paddr)].push_back(w);
+  for (const auto& writes : perLocation) {
+    for (std::size_t a : writes)
+      for (std::size_t b : writes)
+        if (a != b) {
+          const z3::expr var = ctx_.bool_const(("co_" + std::to_string(a) + "_" + std::to_string(b)).c_str());
+          co.set(a, b, var);
+          constraints_.push_back(z3::implies(var, events_.at(a) && events_.at(b)));
+        }
+    // A strict partial order with the initial write (writes[0]) below every other write that happens.
+    for (std::size_t a : writes)
+      for (std::size_t b : writes) {
+        if (a == b) continue;
+        if (a == writes[0]) constraints_.push_back(z3::implies(events_.at(b), co.at(a, b)));
+        constraints_.push_back(!(co.at(a, b) && co.at(b, a)));
+        for (std::size_t c : writes)
+          if (c != a && c != b) constraints_.push_back(z3::implies(co.at(a, b) && co.at(b, c), co.at(a, c)));
+      }
+  }
+}
+
+void ProgramEncoding::encodeFenceOrder() {
+  auto& sf = rels_[static_cast<std::size_t>(BaseRel::SyncFence)];
+  std::vector<std::size_t> fences;
+  for (std::size_t i = 0; i < size(); ++i)
+    if (graph_.events[i].is(Tag::F) && graph_.events[i].is(Tag::SC)) fences.push_back(i);
+  for (std::size_t a : fences)
+    for (std::size_t b : fences)
+      if (a != b) sf.set(a, b, ctx_.bool_const(("sf_" + std::to_string(a) + "_" + std::to_string(b)).c_str()));
+  // A strict total order on the fence.sc that happen.
+  for (std::size_t a : fences)
+    for (std::size_t b : fences) {
+      if (a == b) continue;
+      constraints_.push_back(z3::implies(sf.at(a, b), events_.at(a) && events_.at(b)));
+      constraints_.push_back(z3::implies(events_.at(a) && events_.at(b), sf.at(a, b) != sf.at(b, a)));
+      for (std::size_t c : fences)
+        if (c != a && c != b) constraints_.push_back(z3::implies(sf.at(a, b) && sf.at(b, c), sf.at(a, c)));
+    }
+}
+
+// Barrier generations as in BarrierMatching.hpp: participants (k-th arrival of each participating thread) or,
+// for a thread count that is a multiple of the warp size, any grouping of count/32 arrivals per generation.
+void ProgramEncoding::encodeBarriers() {
+  auto& syncbar = rels_[static_cast<std::size_t>(BaseRel::Syncbar)];
+  std::map<std::tuple<int, std::int64_t, std::optional<std::int64_t>>, std::vector<const BarrierArrival*>> barriers;
+  for (const auto& a : arrivals_) barriers[{a.cta, a.id, a.count}].push_back(&a);
+  int uid = 0;
+  for (const auto& [key, list] : barriers) {
+    const auto& count = std::get<2>(key);
+    auto ex = [&](const BarrierArrival* a) { return events_.at(static_cast<std::size_t>(a->arrive)); };
+    auto one = [&](const z3::expr& b) { return z3::ite(b, ctx_.int_val(1), ctx_.int_val(0)); };
+    std::map<const BarrierArrival*, z3::expr> gen;
+    const std::string prefix = "gen" + std::to_string(uid++) + "_";
+    if (count && *count > 0 && *count % kWarpSize == 0) {
+      const int size = static_cast<int>(*count / kWarpSize);
+      for (const auto* a : list) {
+        const z3::expr g = ctx_.int_const((prefix + std::to_string(a->arrive)).c_str());
+        gen.emplace(a, g);
+        constraints_.push_back(z3::implies(ex(a), g >= 0 && g < static_cast<int>(list.size())));
+      }
+      for (const auto* a : list)
+        for (const auto* b : list)
+          if (a->thread == b->thread && a->arrive < b->arrive)
+            constraints_.push_back(z3::implies(ex(a) && ex(b), gen.at(a) < gen.at(b)));
+      std::vector<z3::expr> counts;
+      for (int g = 0; g < static_cast<int>(list.size()); ++g) {
+        std::vector<z3::expr> members, waiting;
+        for (const auto* a : list) {
+          members.push_back(one(ex(a) && gen.at(a) == g));
+          if (a->wait) waiting.push_back(one(ex(a) && gen.at(a) == g));
+        }
+        counts.push_back(sum(ctx_, members));
+        const z3::expr& c = counts.back();
+        constraints_.push_back(c <= size);
+        constraints_.push_back(z3::implies(c > 0 && c < size, sum(ctx_, waiting) == 0));
+        if (g > 0) constraints_.push_back(z3::implies(c > 0, counts[static_cast<std::size_t>(g - 1)] == size));
+      }
+    } else {
+      std::map<int, std::vector<const BarrierArrival*>> perThread;
+      for (const auto* a : list) perThread[a->thread].push_back(a);
+      const z3::expr m = ctx_.int_const((prefix + "complete").c_str());
+      z3::expr_vector attains(ctx_);
+      for (const auto& [t, arrivals] : perThread) {
+        std::vector<z3::expr> before;
+        for (const auto* a : arrivals) {
+          gen.emplace(a, sum(ctx_, before));
+          before.push_back(one(ex(a)));
+        }
+        const z3::expr n = sum(ctx_, before);
+        const z3::expr participates = n >= 1;
+        constraints_.push_back(z3::implies(participates, m <= n && n <= m + 1));
+        attains.push_back(participates && m == n);
+        for (const auto* a : arrivals)
+          if (a->wait) constraints_.push_back(z3::implies(ex(a), gen.at(a) < m));
+      }
+      // m is the number of complete generations: the fewest arrivals of any participant.
+      z3::expr_vector any(ctx_);
+      for (const auto& [t, arrivals] : perThread)
+        for (const auto* a : arrivals) any.push_back(ex(a));
+      constraints_.push_back(z3::implies(z3::mk_or(any), z3::mk_or(attains)));
+    }
+    for (const auto* a : list)
+      for (const auto* b : list)
+        if (a->thread != b->thread && b->wait)
+          syncbar.set(static_cast<std::size_t>(a->arrive), static_cast<std::size_t>(*b->wait),
+                      ex(a) && ex(b) && gen.at(a) == gen.at(b));
+  }
+}
+
+// ---- outcome ------------------------------------------------------------------------------------------------------
+
+void ProgramEncoding::encodeOutcome(const std::vector<ObservedKey>& keys) {
+  const auto& co = rels_[static_cast<std::size_t>(BaseRel::Co)];
+  for (const auto& k : keys) {
+    if (k.kind == ObservedKey::Kind::Register) {
+      outcome_.push_back(finalRegs_[regBase_[static_cast<std::size_t>(k.thread)] + static_cast<std::size_t>(k.reg)]);
+      continue;
+    }
+    // The final value is the value of one co-maximal write, chosen freely among them [§2.12].
+    const z3::expr final = ctx_.bv_const(("final_" + k.display).c_str(), kBits);
+    z3::expr_vector choices(ctx_);
+    for (std::size_t w = 0; w < size(); ++w) {
+      if (!graph_.events[w].is(Tag::W) || graph_.events[w].paddr != k.physical) continue;
+      z3::expr maximal = events_.at(w);
+      for (std::size_t x = 0; x < size(); ++x)
+        if (co.may.test(w, x)) maximal = maximal && !co.at(w, x);
+      const z3::expr pick = ctx_.bool_const(("last_" + k.display + "_" + std::to_string(w)).c_str());
+      constraints_.push_back(z3::implies(pick, maximal && final == value_[w]));
+      choices.push_back(pick);
+    }
+    constraints_.push_back(z3::atleast(choices, 1));
+    outcome_.push_back(final);
+  }
+}
+
+z3::expr ProgramEncoding::thinAir() const {
+  const SymRel cycle = closure(combine(ctx_, Combine::Union, rel(BaseRel::Rf), rel(BaseRel::Data)));
+  return someReflexive(ctx_, cycle);
+}
+
+Witness ProgramEncoding::decode(const z3::model& m) const {
+  auto holds = [&](const z3::expr& e) { return m.eval(e, true).is_true(); };
+  Witness w;
+  w.threadEvents.resize(graph_.threads.size());
+  for (std::size_t e = graph_.initCount(); e < size(); ++e)
+    if (holds(events_.at(e))) w.threadEvents[static_cast<std::size_t>(graph_.events[e].thread)].push_back(static_cast<int>(e));
+  auto pairs = [&](BaseRel r) {
+    std::vector<std::pair<int, int>> out;
+    for (auto [i, j] : rel(r).may.pairs())
+      if (holds(rel(r).at(i, j))) out.emplace_back(static_cast<int>(i), static_cast<int>(j));
+    return out;
+  };
+  w.rf = pairs(BaseRel::Rf);
+  w.co = pairs(BaseRel::Co);
+  w.syncbar = pairs(BaseRel::Syncbar);
+  std::vector<int> fences;
+  for (std::size_t i = 0; i < size(); ++i)
+    if (graph_.events[i].is(Tag::F) && graph_.events[i].is(Tag::SC) && holds(events_.at(i))) fences.push_back(static_cast<int>(i));
+  const auto sf = pairs(BaseRel::SyncFence);
+  auto before = [&](int a, int b) { return std::find(sf.begin(), sf.end(), std::pair{a, b}) != sf.end(); };
+  std::sort(fences.begin(), fences.end(), before);
+  w.fenceOrder = fences;
+  for (const auto& o : outcome_) w.outcome.push_back(static_cast<std::int64_t>(m.eval(o, true).get_numeral_uint64()));
+  return w;
+}
+
+}  // namespace ptxmm::checker::z3enc

@@ -1,0 +1,213 @@
+// Z3 queries behind the engine (Z3Engine.hpp).
+#include "checker/z3/Z3Engine.hpp"
+
+#include <chrono>
+#include <functional>
+#include <map>
+
+#include "checker/CrossCheck.hpp"
+#include "checker/z3/ModelEncoding.hpp"
+#include "checker/z3/ProgramEncoding.hpp"
+
+namespace ptxmm::checker {
+
+using frontend::CondExpr;
+using frontend::CondValue;
+
+namespace {
+
+z3::expr condition(z3::context& ctx, const CondExpr& e, const std::vector<ObservedKey>& keys,
+                   const std::vector<z3::expr>& outcome) {
+  auto value = [&](const CondValue& v) -> z3::expr {
+    if (v.kind == CondValue::Kind::Constant) return ctx.bv_val(v.value, 64);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const bool reg = v.kind == CondValue::Kind::Register;
+      if ((reg && keys[k].kind == ObservedKey::Kind::Register && keys[k].thread == v.thread && keys[k].name == v.name) ||
+          (!reg && keys[k].kind == ObservedKey::Kind::Location && keys[k].name == v.name))
+        return outcome[k];
+    }
+    return ctx.bv_val(0, 64);  // unreachable: every condition value is an observed key
+  };
+  switch (e.kind) {
+    case CondExpr::Kind::True: return ctx.bool_val(true);
+    case CondExpr::Kind::False: return ctx.bool_val(false);
+    case CondExpr::Kind::And: return condition(ctx, *e.a, keys, outcome) && condition(ctx, *e.b, keys, outcome);
+    case CondExpr::Kind::Or: return condition(ctx, *e.a, keys, outcome) || condition(ctx, *e.b, keys, outcome);
+    case CondExpr::Kind::Not: return !condition(ctx, *e.a, keys, outcome);
+    case CondExpr::Kind::Compare: break;
+  }
+  const z3::expr l = value(e.lhs), r = value(e.rhs);
+  switch (e.cmp) {
+    case frontend::CmpOp::Eq: return l == r;
+    case frontend::CmpOp::Ne: return l != r;
+    case frontend::CmpOp::Lt: return l < r;
+    case frontend::CmpOp::Le: return l <= r;
+    case frontend::CmpOp::Gt: return l > r;
+    case frontend::CmpOp::Ge: return l >= r;
+  }
+  return ctx.bool_val(false);
+}
+
+class Query {
+ public:
+  Query(const model::CatModel& model, const EngineOptions& limits, const Z3Options& options,
+        const frontend::Program& program, const model::EventGraph& graph, TestResult& result)
+      : model_(model), limits_(limits), options_(options), program_(program), graph_(graph), result_(result),
+        solver_(ctx_) {}
+
+  void run() {
+    keys_ = observedKeys(program_, graph_);
+    for (const auto& k : keys_) result_.keys.push_back(k.display);
+    z3enc::ProgramEncoding program(ctx_, graph_, keys_);
+    if (program.unsupported()) return unknown(*program.unsupported());
+    z3enc::ModelEncoding model(ctx_, model_, program);
+    if (model.unsupported()) return unknown(*model.unsupported());
+
+    z3::params p(ctx_);
+    p.set("random_seed", options_.seed);
+    if (limits_.timeoutSeconds > 0) p.set("timeout", static_cast<unsigned>(limits_.timeoutSeconds * 1000));
+    solver_.set(p);
+    for (const auto& c : program.constraints()) solver_.add(c);
+    for (const auto& a : model.axioms()) solver_.add(a.holds, a.name.c_str());
+
+    // The explicit engine's UNKNOWN cases: a consistent execution beyond the bound, or out of thin air. Those
+    // executions contribute no state there, so they are excluded here too.
+    for (const auto& hit : program.boundHits()) {
+      if (!sat(hit.when)) continue;
+      const auto& t = graph_.threads[static_cast<std::size_t>(hit.thread)];
+      const auto& loop = t.loops[static_cast<std::size_t>(hit.loop)];
+      unknown("an execution of " + t.name + " needs more than " + std::to_string(graph_.unrollBound) +
+              " iterations of the loop ending at " + loop.pos.file + ":" + std::to_string(loop.pos.line) +
+              " (raise --unroll)");
+    }
+    for (const auto& hit : program.boundHits()) solver_.add(!hit.when);
+    const z3::expr thinAir = program.thinAir();
+    if (sat(thinAir))
+      unknown("the model permits an execution whose values depend on themselves (out of thin air); its values "
+              "cannot be enumerated");
+    solver_.add(!thinAir);
+    if (stopped_) return;
+
+    for (const auto& f : model.flags())
+      if (sat(f.holds)) result_.flags.insert(f.name);
+    if (options_.listStates)
+      listStates(program);
+    else
+      decideByQuery(program);
+  }
+
+ private:
+  // Whether some consistent execution also satisfies `extra`; a solver `unknown` stops the run.
+  bool sat(const z3::expr& extra) {
+    solver_.push();
+    solver_.add(extra);
+    const z3::check_result r = solver_.check();
+    solver_.pop();
+    if (r == z3::unknown) solverUnknown();
+    return r == z3::sat;
+  }
+
+  void solverUnknown() {
+    stopped_ = true;
+    unknown("Z3 answered unknown (" + solver_.reason_unknown() + ")");
+  }
+
+  void unknown(const std::string& reason) {
+    if (result_.status == Status::Ok) {
+      result_.status = Status::Unknown;
+      result_.reason = reason;
+    }
+  }
+
+  void listStates(const z3enc::ProgramEncoding& program) {
+    std::vector<std::vector<ThreadPath>> paths;
+    if (options_.crossCheck)
+      for (std::size_t t = 0; t < graph_.threads.size(); ++t) paths.push_back(enumeratePaths(graph_, static_cast<int>(t)));
+    const auto& outcome = program.outcome();
+    solver_.push();
+    for (;;) {
+      const z3::check_result r = solver_.check();
+      if (r == z3::unsat) break;
+      if (r == z3::unknown) {
+        solverUnknown();
+        break;
+      }
+      const z3::model m = solver_.get_model();
+      const Witness w = program.decode(m);
+      if (options_.crossCheck)
+        if (auto why = crossCheck(model_, graph_, paths, keys_, w)) {
+          result_.status = Status::Internal;
+          result_.reason = "cross-check failed: the Z3 engine found an execution with outcome " + show(w.outcome) +
+                           " that the explicit evaluator rejects: " + *why;
+          break;
+        }
+      FinalState s;
+      s.values = w.outcome;
+      s.satisfies = satisfies(*program_.condition.expr, keys_, s.values);
+      s.executions = 1;
+      (s.satisfies ? result_.positive : result_.negative) += 1;
+      result_.states.push_back(std::move(s));
+      z3::expr_vector differs(ctx_);
+      for (std::size_t k = 0; k < outcome.size(); ++k) differs.push_back(outcome[k] != ctx_.bv_val(w.outcome[k], 64));
+      solver_.add(differs.empty() ? ctx_.bool_val(false) : z3::mk_or(differs));
+    }
+    solver_.pop();
+    std::sort(result_.states.begin(), result_.states.end(),
+              [](const FinalState& a, const FinalState& b) { return a.values < b.values; });
+    decideCondition(result_);
+    if (result_.states.empty() && result_.status == Status::Ok)
+      result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
+                              "or contradictory assumptions)");
+  }
+
+  // One query decides the claim: exists/~exists ask for a state satisfying the proposition, forall for one
+  // violating it.
+  void decideByQuery(const z3enc::ProgramEncoding& program) {
+    const z3::expr p = condition(ctx_, *program_.condition.expr, keys_, program.outcome());
+    switch (program_.condition.quantifier) {
+      case frontend::Condition::Quantifier::Exists: result_.holds = sat(p); break;
+      case frontend::Condition::Quantifier::NotExists: result_.holds = !sat(p); break;
+      case frontend::Condition::Quantifier::Forall: result_.holds = !sat(!p); break;
+    }
+    result_.notes.push_back("states not listed: the condition was decided by a single query");
+  }
+
+  static std::string show(const std::vector<std::int64_t>& values) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+    return s + ")";
+  }
+
+  z3::context ctx_;
+  const model::CatModel& model_;
+  const EngineOptions& limits_;
+  const Z3Options& options_;
+  const frontend::Program& program_;
+  const model::EventGraph& graph_;
+  TestResult& result_;
+  z3::solver solver_;
+  std::vector<ObservedKey> keys_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+Z3Engine::Z3Engine(const model::CatModel& model, EngineOptions limits, Z3Options options)
+    : model_(model), limits_(limits), options_(options) {}
+
+TestResult Z3Engine::run(const frontend::Program& program, const model::EventGraph& graph) {
+  TestResult result;
+  result.name = program.name;
+  result.file = program.file;
+  result.engine = name();
+  result.quantifier = program.condition.quantifier;
+  result.conditionText = program.condition.text;
+  result.countsExecutions = false;
+  result.seed = options_.seed;
+  const auto start = std::chrono::steady_clock::now();
+  Query(model_, limits_, options_, program, graph, result).run();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace ptxmm::checker
