@@ -15,6 +15,7 @@ namespace ptxmm::checker {
 struct EngineOptions {
   double timeoutSeconds = 0;          // 0: no timeout
   std::uint64_t maxCandidates = 0;    // explicit engine: candidate executions to examine at most (0: no limit)
+  bool races = false;                 // also find every pair of racing instructions (RaceFinder.hpp)
 };
 
 class Engine {

@@ -12,6 +12,8 @@
 #include "checker/Execution.hpp"
 #include "checker/GraphAlgorithms.hpp"
 #include "checker/Odometer.hpp"
+#include "checker/RaceFinder.hpp"
+#include "checker/WitnessReplay.hpp"
 #include "model/Evaluator.hpp"
 
 namespace ptxmm::checker {
@@ -36,6 +38,7 @@ class Enumeration {
 
   void run() {
     keys_ = observedKeys(program_, g_);
+    if (options_.races) races_.emplace(eval_.model(), g_);
     std::vector<std::vector<ThreadPath>> paths;
     for (std::size_t t = 0; t < g_.threads.size(); ++t) paths.push_back(enumeratePaths(g_, static_cast<int>(t)));
     try {
@@ -49,6 +52,7 @@ class Enumeration {
         } while (advance(choice, [&](std::size_t t) { return paths[t].size(); }));
     } catch (const LimitReached& limit) {
       unknown(limit.reason);
+      result_.resourceLimit = true;
     }
     finish();
   }
@@ -146,7 +150,24 @@ class Enumeration {
                      std::to_string(loop.pos.line) + " (raise --unroll)");
     }
     for (auto f : eval_.raisedFlags()) result_.flags.insert(eval_.model().checks[f].name);
-    for (auto& state : x.finalStates(keys_)) ++states_[state];
+    const auto finals = x.finalStates(keys_);
+    for (const auto& state : finals) {
+      auto [it, fresh] = states_.try_emplace(state);
+      ++it->second.count;
+      if (fresh) it->second.witness = witnessOf(x, state);
+    }
+    if (races_) collectRaces(x, finals.front());
+  }
+
+  void collectRaces(const Execution& x, const std::vector<std::int64_t>& outcome) {
+    for (std::size_t k = 0; k < raceKinds().size(); ++k) {
+      const auto& pairs = std::get<BitMatrix>(eval_.definition(races_->definitions()[k]));
+      for (auto [a, b] : pairs.pairs()) {
+        const int ga = x.global(a), gb = x.global(b);
+        if (a < b && x.event(a).thread >= 0 && x.event(b).thread >= 0 && !races_->known(ga, gb))
+          races_->add(k, ga, gb, witnessOf(x, outcome));
+      }
+    }
   }
 
   // The first reason wins; the states found so far are kept but the verdict is UNKNOWN.
@@ -158,13 +179,18 @@ class Enumeration {
   }
 
   void finish() {
-    for (const auto& [values, count] : states_) {
+    for (auto& [values, seen] : states_) {
       FinalState s;
       s.values = values;
       s.satisfies = satisfies(*program_.condition.expr, keys_, values);
-      s.executions = count;
-      (s.satisfies ? result_.positive : result_.negative) += count;
+      s.executions = seen.count;
+      s.witness = std::move(seen.witness);
+      (s.satisfies ? result_.positive : result_.negative) += seen.count;
       result_.states.push_back(std::move(s));
+    }
+    if (races_) {
+      result_.racesChecked = true;
+      result_.races = races_->races();
     }
     for (const auto& k : keys_) result_.keys.push_back(k.display);
     if (states_.empty() && result_.status == Status::Ok)
@@ -180,7 +206,12 @@ class Enumeration {
   std::chrono::steady_clock::time_point start_;
   std::uint64_t candidates_ = 0;
   std::vector<ObservedKey> keys_;
-  std::map<std::vector<std::int64_t>, std::uint64_t> states_;
+  struct Seen {
+    std::uint64_t count = 0;
+    Witness witness;  // the first execution ending in the state
+  };
+  std::map<std::vector<std::int64_t>, Seen> states_;
+  std::optional<RaceCollector> races_;
 };
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "checker/Race.hpp"
+#include "checker/Witness.hpp"
 #include "frontend/Program.hpp"
 #include "model/EventGraph.hpp"
 
@@ -30,6 +32,7 @@ struct FinalState {
   std::vector<std::int64_t> values;  // in the order of TestResult::keys
   bool satisfies = false;            // the condition's proposition holds in this state
   std::uint64_t executions = 0;      // executions (with their final-value choice) ending in it
+  std::optional<Witness> witness;    // one execution ending in it
 };
 
 // Error: the input is wrong (a user error); Internal: ptxmm contradicted itself (e.g. the engines disagree).
@@ -51,8 +54,11 @@ struct TestResult {
   bool holds = false;              // the condition's claim (exists / ~exists / forall) is true
   Status status = Status::Ok;
   std::string reason;              // why the status is not Ok
+  bool resourceLimit = false;      // Unknown because a timeout or a size limit stopped the engine
   std::vector<std::string> notes;  // facts worth telling the user (e.g. no consistent execution)
   std::set<std::string> flags;     // flags of the model raised by some permitted execution
+  bool racesChecked = false;       // races were searched (EngineOptions::races)
+  std::vector<Race> races;         // one per pair of racing instructions
   std::optional<unsigned> seed;    // the solver's random seed (Z3 engine)
   double seconds = 0;
 

@@ -20,7 +20,17 @@ std::string conditionLine(const TestResult& r) {
   return quantifierName(r.quantifier) + " " + (wrapped ? t : "(" + t + ")");
 }
 
+std::string where(const RaceAccess& a) {
+  return a.thread + " " + a.instruction + " (" + a.pos.file + ":" + std::to_string(a.pos.line) + ")";
+}
+
+nlohmann::json accessJson(const RaceAccess& a) {
+  return {{"thread", a.thread}, {"instruction", a.instruction}, {"line", a.pos.line}};
+}
+
 }  // namespace
+
+std::string raceLine(const Race& race) { return race.kind + ": " + where(race.first) + " <-> " + where(race.second); }
 
 std::string statusName(Status status) {
   switch (status) {
@@ -52,6 +62,10 @@ std::string toHerdText(const TestResult& r) {
   out << "Condition " << conditionLine(r) << "\n";
   const char* observation = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
   out << "Observation " << r.name << " " << observation << " " << r.positive << " " << r.negative << "\n";
+  if (r.racesChecked) {
+    out << "Races " << r.races.size() << (r.races.empty() ? " (race-free)" : "") << "\n";
+    for (const auto& race : r.races) out << "  " << raceLine(race) << "\n    fix: " << race.fix << "\n";
+  }
   char time[32];
   std::snprintf(time, sizeof time, "%.2f", r.seconds);
   out << "Time " << r.name << " " << time << "\n";
@@ -81,6 +95,12 @@ nlohmann::json toJson(const TestResult& r) {
   if (r.status != Status::Ok) j["reason"] = r.reason;
   j["notes"] = r.notes;
   j["flags"] = r.flags;
+  if (r.racesChecked) {
+    j["races"] = nlohmann::json::array();
+    for (const auto& race : r.races)
+      j["races"].push_back({{"kind", race.kind}, {"first", accessJson(race.first)}, {"second", accessJson(race.second)},
+                            {"fix", race.fix}});
+  }
   j["time_ms"] = r.seconds * 1000.0;
   return j;
 }

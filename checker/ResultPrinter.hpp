@@ -13,8 +13,11 @@ namespace ptxmm::checker {
 std::string toHerdText(const TestResult& result);
 
 /// The JSON object: name, file, engine, condition{kind,text}, holds, states[{values,satisfies}], executions,
-/// positive, negative, status, reason, notes, flags, time_ms.
+/// positive, negative, witness_unit, seed, status, reason, notes, flags, races (when searched), time_ms.
 nlohmann::json toJson(const TestResult& result);
+
+/// One line naming a race: its kind and both instructions with their positions.
+std::string raceLine(const Race& race);
 
 /// "ok", "unknown" or "error".
 std::string statusName(Status status);

@@ -34,9 +34,10 @@ class ModelEncoding {
   const std::vector<NamedFormula>& axioms() const { return axioms_; }
   /// The flags: formulas that hold when the flag is raised.
   const std::vector<NamedFormula>& flags() const { return flags_; }
+  /// The symbolic value of a definition of the model.
+  const Sym& definition(std::size_t index);
 
  private:
-  const Sym& definition(std::size_t index);
   Sym encode(const model::RelExpr& e);
   z3::expr encodeCheck(std::size_t index);
   z3::expr acyclic(const SymRel& r, const std::string& tag);

@@ -5,7 +5,8 @@
 #include <functional>
 #include <map>
 
-#include "checker/CrossCheck.hpp"
+#include "checker/RaceFinder.hpp"
+#include "checker/WitnessReplay.hpp"
 #include "checker/z3/ModelEncoding.hpp"
 #include "checker/z3/ProgramEncoding.hpp"
 
@@ -94,6 +95,7 @@ class Query {
       listStates(program);
     else
       decideByQuery(program);
+    if (limits_.races && !stopped_) findRaces(program, model);
   }
 
  private:
@@ -109,6 +111,7 @@ class Query {
 
   void solverUnknown() {
     stopped_ = true;
+    result_.resourceLimit = true;
     unknown("Z3 answered unknown (" + solver_.reason_unknown() + ")");
   }
 
@@ -143,6 +146,7 @@ class Query {
         }
       FinalState s;
       s.values = w.outcome;
+      s.witness = w;
       s.satisfies = satisfies(*program_.condition.expr, keys_, s.values);
       s.executions = 1;
       (s.satisfies ? result_.positive : result_.negative) += 1;
@@ -170,6 +174,41 @@ class Query {
       case frontend::Condition::Quantifier::Forall: result_.holds = !sat(!p); break;
     }
     result_.notes.push_back("states not listed: the condition was decided by a single query");
+  }
+
+  // Every pair of racing instructions: ask for an execution with a race between instructions not reported
+  // yet, record all races of that model, repeat until none is left.
+  void findRaces(const z3enc::ProgramEncoding& program, z3enc::ModelEncoding& model) {
+    RaceCollector races(model_, graph_);
+    std::vector<const z3enc::SymRel*> kinds;
+    for (auto d : races.definitions()) kinds.push_back(&std::get<z3enc::SymRel>(model.definition(d)));
+    for (;;) {
+      z3::expr_vector open(ctx_);
+      for (const auto* r : kinds)
+        for (auto [a, b] : r->may.pairs())
+          if (a < b && graph_.events[a].thread >= 0 && graph_.events[b].thread >= 0 &&
+              !races.known(static_cast<int>(a), static_cast<int>(b)))
+            open.push_back(r->at(a, b));
+      if (open.empty()) break;
+      solver_.push();
+      solver_.add(z3::mk_or(open));
+      const z3::check_result r = solver_.check();
+      if (r != z3::sat) {
+        solver_.pop();
+        if (r == z3::unknown) solverUnknown();
+        break;
+      }
+      const z3::model m = solver_.get_model();
+      solver_.pop();
+      const Witness w = program.decode(m);
+      for (std::size_t k = 0; k < kinds.size(); ++k)
+        for (auto [a, b] : kinds[k]->may.pairs())
+          if (a < b && graph_.events[a].thread >= 0 && graph_.events[b].thread >= 0 &&
+              m.eval(kinds[k]->at(a, b), true).is_true())
+            races.add(k, static_cast<int>(a), static_cast<int>(b), w);
+    }
+    result_.racesChecked = !stopped_;
+    result_.races = races.races();
   }
 
   static std::string show(const std::vector<std::int64_t>& values) {

@@ -5,8 +5,10 @@
 #include <iostream>
 #include <thread>
 
+#include "checker/Differential.hpp"
 #include "checker/ResultPrinter.hpp"
 #include "checker/Suite.hpp"
+#include "frontend/litmus/LitmusParser.hpp"
 #include "model/CatParser.hpp"
 #include "model/ExitCode.hpp"
 
@@ -30,6 +32,7 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
                  "explicit engine: candidate executions per test before the verdict is UNKNOWN (0: none)");
   cmd.add_option("--seed", o.run.z3.seed, "z3 engine: the solver's random seed (results do not depend on it)")
       ->capture_default_str();
+  cmd.add_flag("--races", o.run.limits.races, "also report every pair of racing instructions");
   cmd.add_flag("--cross-check", o.run.z3.crossCheck,
                "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");
 }
@@ -93,6 +96,57 @@ ExitCode suite(const CommonOptions& o, const std::string& expected, std::string 
   return failed ? ExitCode::ExpectationFailed : ExitCode::Ok;
 }
 
+// Race reports only: 0 when every file is race-free, 1 when some file has a race.
+ExitCode races(CommonOptions o, const std::vector<std::string>& files, bool json) {
+  o.run.limits.races = true;
+  const auto model = ptxmm::model::parseCatFile(o.model);
+  ExitCode code = ExitCode::Ok;
+  for (const auto& f : files) {
+    const TestResult r = checkFile(model, f, o.run);
+    if (r.status == Status::Error || r.status == Status::Internal) {
+      std::cerr << r.reason << "\n";
+      code = ptxmm::worst(code, exitFor(r));
+      continue;
+    }
+    if (json) {
+      std::cout << toJson(r).dump() << std::endl;
+    } else {
+      std::cout << r.name << ": " << (r.status == Status::Unknown ? "UNKNOWN (" + r.reason + ")"
+                                      : r.races.empty()           ? std::string("race-free")
+                                                                  : std::to_string(r.races.size()) + " race(s)")
+                << "\n";
+      for (const auto& race : r.races) std::cout << "  " << raceLine(race) << "\n    fix: " << race.fix << "\n";
+    }
+    code = ptxmm::worst(code, r.status == Status::Unknown ? ExitCode::Unknown
+                              : r.races.empty()           ? ExitCode::Ok
+                                                          : ExitCode::ExpectationFailed);
+  }
+  return code;
+}
+
+// Both engines on each file; any difference is a bug in one of them.
+ExitCode diff(const CommonOptions& o, const std::vector<std::string>& files) {
+  const auto model = ptxmm::model::parseCatFile(o.model);
+  ExitCode code = ExitCode::Ok;
+  std::size_t same = 0, different = 0, inconclusive = 0;
+  for (const auto& f : files) {
+    const auto program = ptxmm::frontend::parseLitmusFile(f);
+    const EngineComparison c = compareEngines(model, program, o.run);
+    if (c.inconclusive) {
+      ++inconclusive;
+      std::cout << "INCONCLUSIVE " << f << ": " << (c.reference.resourceLimit ? c.reference.reason : c.z3.reason) << "\n";
+    } else if (!c.difference.empty()) {
+      ++different;
+      std::cout << "DIFF " << f << ": " << c.difference << "\n";
+      code = ExitCode::ExpectationFailed;
+    } else {
+      ++same;
+    }
+  }
+  std::cout << same << " agree, " << different << " differ, " << inconclusive << " inconclusive" << std::endl;
+  return code;
+}
+
 void vocabulary() {
   using namespace ptxmm::model;
   std::cout << "Base sets (event tags):\n";
@@ -131,6 +185,20 @@ int main(int argc, char** argv) {
   suiteCmd->add_option("--exceptions", exceptions, "known differences, one 'path reason' per line");
   suiteCmd->add_option("-j,--jobs", jobs, "tests checked in parallel")->check(CLI::PositiveNumber);
 
+  CommonOptions raceOpts;
+  std::vector<std::string> raceFiles;
+  bool raceJson = false;
+  auto* racesCmd = app.add_subcommand("races", "report the PTX data races of litmus tests (exit 1 if any)");
+  addCommonOptions(*racesCmd, raceOpts);
+  racesCmd->add_flag("--json", raceJson, "one JSON object per test and line");
+  racesCmd->add_option("files", raceFiles, "litmus files")->required();
+
+  CommonOptions diffOpts;
+  std::vector<std::string> diffFiles;
+  auto* diffCmd = app.add_subcommand("diff", "run both engines on litmus files and report any difference");
+  addCommonOptions(*diffCmd, diffOpts);
+  diffCmd->add_option("files", diffFiles, "litmus files")->required();
+
   auto* vocabCmd = app.add_subcommand("vocabulary", "print the base sets and relations a cat model can name");
 
   try {
@@ -142,6 +210,8 @@ int main(int argc, char** argv) {
   try {
     if (*runCmd) return static_cast<int>(run(runOpts, files, json));
     if (*suiteCmd) return static_cast<int>(suite(suiteOpts, expected, root, exceptions, jobs));
+    if (*racesCmd) return static_cast<int>(races(raceOpts, raceFiles, raceJson));
+    if (*diffCmd) return static_cast<int>(diff(diffOpts, diffFiles));
     if (*vocabCmd) vocabulary();
     return 0;
   } catch (const ptxmm::model::UserError& e) {
