@@ -56,6 +56,10 @@ class Execution {
   int boundThread() const;
   /// The final states over `keys`: one per choice of a co-maximal write for each observed location [§2.12].
   std::vector<std::vector<std::int64_t>> finalStates(const std::vector<ObservedKey>& keys) const;
+  /// The value read or written by an event (after setReadsFrom), if determined.
+  std::optional<std::int64_t> value(std::size_t local) const { return values_[local]; }
+  /// The write a read reads from (after setReadsFrom).
+  std::size_t readsFrom(std::size_t read) const { return rfSource_[read]; }
   /// The value of a term over reads (after setReadsFrom).
   std::optional<std::int64_t> evaluate(const model::ValuePtr& term) const;
 

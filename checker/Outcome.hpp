@@ -36,6 +36,24 @@ struct FinalState {
 };
 
 // Error: the input is wrong (a user error); Internal: ptxmm contradicted itself (e.g. the engines disagree).
+/// One violated axiom of an explanation, as text.
+struct ViolationText {
+  std::string check;
+  std::string expression;
+  std::string shape;                // cycle, self-loop, pair, element
+  std::string steps;                // "e6 -fr-> e3 -cause-> e6"
+  std::vector<std::string> detail;  // per step, its path through base relations
+};
+
+/// Why the model forbids the outcome a condition asks about (--explain).
+struct Explanation {
+  std::string targetText;                            // the forbidden proposition
+  std::vector<std::vector<std::string>> minimalSets;  // every smallest set of axioms whose removal permits it
+  std::optional<Witness> witness;                    // an execution permitted once the first set is removed
+  std::string execution;                             // that execution, as text
+  std::vector<ViolationText> violations;             // what each axiom it violates rejects
+};
+
 enum class Status : std::uint8_t { Ok, Unknown, Error, Internal };
 
 struct TestResult {
@@ -59,6 +77,7 @@ struct TestResult {
   std::set<std::string> flags;     // flags of the model raised by some permitted execution
   bool racesChecked = false;       // races were searched (EngineOptions::races)
   std::vector<Race> races;         // one per pair of racing instructions
+  std::optional<Explanation> explanation;
   std::optional<unsigned> seed;    // the solver's random seed (Z3 engine)
   double seconds = 0;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "checker/Witness.hpp"
 #include "model/Diagnostic.hpp"
@@ -21,6 +22,7 @@ struct Race {
   RaceAccess second;
   std::string fix;
   Witness witness;
+  std::pair<int, int> events;  // the racing events of the witness (global ids)
 };
 
 }  // namespace ptxmm::checker

@@ -84,7 +84,7 @@ void RaceCollector::add(std::size_t kind, int a, int b, const Witness& witness) 
     return RaceAccess{graph_.threads[static_cast<std::size_t>(e.thread)].name, e.label, e.pos};
   };
   const std::string& name = raceKinds()[kind].name;
-  races_.emplace(key(a, b), Race{name, access(ea), access(eb), fixFor(name, graph_, ea, eb), witness});
+  races_.emplace(key(a, b), Race{name, access(ea), access(eb), fixFor(name, graph_, ea, eb), witness, {a, b}});
 }
 
 std::vector<Race> RaceCollector::races() const {

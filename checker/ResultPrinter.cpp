@@ -62,6 +62,25 @@ std::string toHerdText(const TestResult& r) {
   out << "Condition " << conditionLine(r) << "\n";
   const char* observation = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
   out << "Observation " << r.name << " " << observation << " " << r.positive << " " << r.negative << "\n";
+  if (r.explanation) {
+    const auto& e = *r.explanation;
+    out << "Explanation: " << e.targetText << " is forbidden";
+    if (e.minimalSets.empty()) {
+      out << " even with every axiom removed: no candidate execution of the program has this outcome\n";
+    } else {
+      out << "; smallest sets of axioms whose removal permits it:";
+      for (const auto& set : e.minimalSets) {
+        out << " {";
+        for (std::size_t k = 0; k < set.size(); ++k) out << (k ? ", " : "") << set[k];
+        out << "}";
+      }
+      out << "\n  candidate execution (consistent once the first set is removed):\n" << e.execution;
+      for (const auto& v : e.violations) {
+        out << "  " << v.check << " (" << v.expression << ") rejects the " << v.shape << " " << v.steps << "\n";
+        for (const auto& d : v.detail) out << "    " << d << "\n";
+      }
+    }
+  }
   if (r.racesChecked) {
     out << "Races " << r.races.size() << (r.races.empty() ? " (race-free)" : "") << "\n";
     for (const auto& race : r.races) out << "  " << raceLine(race) << "\n    fix: " << race.fix << "\n";
@@ -95,6 +114,15 @@ nlohmann::json toJson(const TestResult& r) {
   if (r.status != Status::Ok) j["reason"] = r.reason;
   j["notes"] = r.notes;
   j["flags"] = r.flags;
+  if (r.explanation) {
+    const auto& e = *r.explanation;
+    nlohmann::json violations = nlohmann::json::array();
+    for (const auto& v : e.violations)
+      violations.push_back({{"check", v.check}, {"expression", v.expression}, {"shape", v.shape}, {"steps", v.steps},
+                            {"detail", v.detail}});
+    j["explanation"] = {{"forbidden", e.targetText}, {"minimal_axiom_sets", e.minimalSets}, {"execution", e.execution},
+                        {"violations", violations}};
+  }
   if (r.racesChecked) {
     j["races"] = nlohmann::json::array();
     for (const auto& race : r.races)

@@ -1,21 +1,31 @@
-// One litmus file from disk to a TestResult: parse, unroll, run the chosen engine. User errors become a
-// result with status Error whose reason is the `file:line:col: error:` diagnostic, so batch commands can go
-// on with the next file and still exit 2.
+// One litmus file from disk to a TestResult: parse, unroll, run the chosen engine, then what the user asked
+// to see (explanations of forbidden outcomes, witness graphs). User errors become a result with status Error
+// whose reason is the `file:line:col: error:` diagnostic, so batch commands go on with the next file and
+// still exit 2.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "checker/Engine.hpp"
 #include "checker/z3/Z3Engine.hpp"
 
 namespace ptxmm::checker {
 
+/// Which executions get a graph: the condition's positive witnesses, one per permitted state (and race
+/// witnesses), or the candidate execution of the explanation of a forbidden outcome.
+enum class Show : std::uint8_t { Witness, All, Forbidden };
+
 struct RunOptions {
   int unroll = 2;
+  std::size_t maxEvents = 0;  // 0: no limit; more events in the unrolled test give UNKNOWN
   std::string engine = "z3";
   EngineOptions limits;
   Z3Options z3;
+  bool explain = false;
+  std::string graphDir;  // write DOT (and SVG when Graphviz is installed) files here; empty: none
+  Show show = Show::Witness;
 };
 
 /// The engine named by `options.engine` over `model` (the CLI validates the name against engineNames()).

@@ -44,10 +44,11 @@ class Evaluator {
   Value evaluate(const RelExpr& e);
 
   Stage checkStage(std::size_t check) const { return checkStages_[check]; }
+  /// The latest stage an expression of the model depends on.
+  Stage stageOf(const RelExpr& e) const;
   const CatModel& model() const { return model_; }
 
  private:
-  Stage stageOf(const RelExpr& e) const;
   void computeRecGroup(std::size_t group);
   bool test(const Check& c, const Value& v, const std::optional<BitMatrix>& pairwise);
 

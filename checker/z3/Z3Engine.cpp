@@ -69,7 +69,13 @@ class Query {
     if (limits_.timeoutSeconds > 0) p.set("timeout", static_cast<unsigned>(limits_.timeoutSeconds * 1000));
     solver_.set(p);
     for (const auto& c : program.constraints()) solver_.add(c);
-    for (const auto& a : model.axioms()) solver_.add(a.holds, a.name.c_str());
+    // Each axiom hangs on a literal named after it, assumed in every query; --explain drops some of them.
+    for (const auto& a : model.axioms()) {
+      const z3::expr lit = ctx_.bool_const(("axiom:" + a.name).c_str());
+      solver_.add(z3::implies(lit, a.holds));
+      axiomLits_.push_back(lit);
+      axiomNames_.push_back(a.name);
+    }
 
     // The explicit engine's UNKNOWN cases: a consistent execution beyond the bound, or out of thin air. Those
     // executions contribute no state there, so they are excluded here too.
@@ -96,6 +102,41 @@ class Query {
     else
       decideByQuery(program);
     if (limits_.races && !stopped_) findRaces(program, model);
+    if (options_.explain && !stopped_) explain(program);
+  }
+
+  // The outcome the condition asks about, when the model forbids it: `p` for exists/~exists, `~p` for forall.
+  // The smallest sets of axioms whose removal permits it, and an execution that needs exactly the first set
+  // removed (herd7's -skipchecks, searched by increasing size).
+  void explain(const z3enc::ProgramEncoding& program) {
+    z3::expr target = condition(ctx_, *program_.condition.expr, keys_, program.outcome());
+    if (program_.condition.quantifier == frontend::Condition::Quantifier::Forall) target = !target;
+    if (sat(target)) return;  // permitted: nothing to explain
+    Explanation e;
+    const std::string& text = program_.condition.text;
+    const bool wrapped = text.size() >= 2 && text.front() == '(' && text.back() == ')';
+    e.targetText = (program_.condition.quantifier == frontend::Condition::Quantifier::Forall ? "~" : "") +
+                   (wrapped ? text : "(" + text + ")");
+    const std::size_t k = axiomLits_.size();
+    for (std::size_t size = 1; size <= k && e.minimalSets.empty(); ++size) {
+      std::vector<bool> drop(k, false);
+      std::fill(drop.begin(), drop.begin() + static_cast<std::ptrdiff_t>(size), true);
+      do {
+        z3::expr_vector kept(ctx_);
+        std::vector<std::string> dropped;
+        for (std::size_t i = 0; i < k; ++i)
+          if (drop[i]) dropped.push_back(axiomNames_[i]);
+          else kept.push_back(axiomLits_[i]);
+        solver_.push();
+        solver_.add(target);
+        if (solver_.check(kept) == z3::sat) {
+          if (!e.witness) e.witness = program.decode(solver_.get_model());
+          e.minimalSets.push_back(dropped);
+        }
+        solver_.pop();
+      } while (std::prev_permutation(drop.begin(), drop.end()));
+    }
+    result_.explanation = std::move(e);
   }
 
  private:
@@ -103,7 +144,7 @@ class Query {
   bool sat(const z3::expr& extra) {
     solver_.push();
     solver_.add(extra);
-    const z3::check_result r = solver_.check();
+    const z3::check_result r = solver_.check(axiomLits_);
     solver_.pop();
     if (r == z3::unknown) solverUnknown();
     return r == z3::sat;
@@ -129,7 +170,7 @@ class Query {
     const auto& outcome = program.outcome();
     solver_.push();
     for (;;) {
-      const z3::check_result r = solver_.check();
+      const z3::check_result r = solver_.check(axiomLits_);
       if (r == z3::unsat) break;
       if (r == z3::unknown) {
         solverUnknown();
@@ -192,7 +233,7 @@ class Query {
       if (open.empty()) break;
       solver_.push();
       solver_.add(z3::mk_or(open));
-      const z3::check_result r = solver_.check();
+      const z3::check_result r = solver_.check(axiomLits_);
       if (r != z3::sat) {
         solver_.pop();
         if (r == z3::unknown) solverUnknown();
@@ -226,6 +267,8 @@ class Query {
   TestResult& result_;
   z3::solver solver_;
   std::vector<ObservedKey> keys_;
+  z3::expr_vector axiomLits_{ctx_};
+  std::vector<std::string> axiomNames_;
   bool stopped_ = false;
 };
 

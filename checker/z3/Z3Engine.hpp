@@ -12,6 +12,7 @@ struct Z3Options {
   unsigned seed = 0;          // the solver's random seed; results must not depend on it
   bool crossCheck = false;    // re-decide every model with the explicit evaluator (fails loudly)
   bool listStates = true;     // false: decide the condition's claim with one query, list no states
+  bool explain = false;       // for a forbidden outcome the condition asks about, find the axioms forbidding it
 };
 
 class Z3Engine : public Engine {
