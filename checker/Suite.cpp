@@ -8,6 +8,8 @@
 #include <sstream>
 #include <thread>
 
+#include "checker/ResultPrinter.hpp"
+
 namespace ptxmm::checker {
 namespace {
 
@@ -39,6 +41,9 @@ std::string mismatch(const Expectation& e, const TestResult& r) {
   if (r.holds != e.holds)
     return "the condition's claim " + std::string(r.holds ? "holds" : "does not hold") + " (" +
            quantifierName(r.quantifier) + "), expected " + (e.holds ? "to hold" : "not to hold");
+  if (e.racy && r.racesChecked && *e.racy != !r.races.empty())
+    return std::string(r.races.empty() ? "race-free" : "racy (" + raceLine(r.races.front()) + ")") + ", expected " +
+           (*e.racy ? "a race" : "race-free");
   if (!e.states) return "";
   std::vector<std::string> got;
   for (const auto& s : r.states) got.push_back(stateText(r, s));
@@ -65,15 +70,20 @@ std::vector<Expectation> readExpectations(const std::string& file) {
     if (t.empty() || t[0] == '#') continue;
     const auto fields = split(t, ',');
     const model::SourcePos pos{file, lineNo, 1};
-    if (fields.size() < 2 || fields.size() > 3 || fields[0].empty())
-      throw model::UserError(pos, "expected 'path,1|0' or 'path,1|0,state;state;...'");
+    if (fields.size() < 2 || fields.size() > 4 || fields[0].empty())
+      throw model::UserError(pos, "expected 'path,1|0' or 'path,1|0,state;state;...[,race|race-free]'");
     if (fields[1] != "0" && fields[1] != "1")
       throw model::UserError({file, lineNo, static_cast<int>(line.find(',')) + 2}, "expected 1 or 0 after the path");
-    Expectation e{fields[0], fields[1] == "1", std::nullopt, pos};
-    if (fields.size() == 3) {
+    Expectation e{fields[0], fields[1] == "1", std::nullopt, std::nullopt, pos};
+    if (fields.size() >= 3 && !(fields.size() == 4 && fields[2].empty())) {
       e.states.emplace();
       if (!fields[2].empty())
         for (const auto& s : split(fields[2], ';')) e.states->push_back(s);
+    }
+    if (fields.size() == 4) {
+      if (fields[3] != "race" && fields[3] != "race-free")
+        throw model::UserError({file, lineNo, static_cast<int>(line.rfind(',')) + 2}, "expected 'race' or 'race-free'");
+      e.racy = fields[3] == "race";
     }
     out.push_back(std::move(e));
   }
@@ -105,6 +115,13 @@ std::string stateText(const TestResult& r, const FinalState& s) {
   return out;
 }
 
+std::vector<Expectation> shardOf(const std::vector<Expectation>& all, int shard, int shards) {
+  std::vector<Expectation> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (static_cast<int>(i % static_cast<std::size_t>(shards)) == shard - 1) out.push_back(all[i]);
+  return out;
+}
+
 std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector<Expectation>& expectations,
                                  const SuiteOptions& options,
                                  const std::function<void(const SuiteEntry&, std::size_t)>& onDone) {
@@ -117,7 +134,10 @@ std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector
       SuiteEntry& entry = entries[i];
       entry.expectation = expectations[i];
       const std::string path = options.root.empty() ? entry.expectation.path : options.root + "/" + entry.expectation.path;
-      entry.result = checkFile(model, path, options.run);
+      RunOptions run = options.run;
+      run.z3.listStates = entry.expectation.states.has_value();  // otherwise one query decides the claim
+      run.limits.races = entry.expectation.racy.has_value();
+      entry.result = checkFile(model, path, run);
       const std::string why = mismatch(entry.expectation, entry.result);
       const auto known = std::find_if(options.knownDifferences.begin(), options.knownDifferences.end(),
                                       [&](const KnownDifference& k) { return k.path == entry.expectation.path; });

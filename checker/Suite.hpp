@@ -1,7 +1,8 @@
 // The suite runner: checks many tests against expectation files and reports every mismatch with its reason.
 // Expectation files are Dat3M's CSV (`path,1|0`, 1 = the condition's claim holds) or the project's superset
-// `path,1|0,state;state;...` whose third column pins the permitted final states (each state written
-// `P0:r0=1 x=2`, keys in ptxmm's order). An exceptions file lists, with reasons, tests where ptxmm's reading
+// `path,1|0,state;state;...,race|race-free` whose third column pins the permitted final states (each state
+// written `P0:r0=1 x=2`, keys in ptxmm's order; an empty column pins nothing) and whose fourth says whether some
+// permitted execution has a PTX data race. An exceptions file lists, with reasons, tests where ptxmm's reading
 // of the spec knowingly differs from a peer's expectation: they are reported, never silenced, and an
 // exception that no longer differs is reported too.
 #pragma once
@@ -19,6 +20,7 @@ struct Expectation {
   std::string path;  // as written in the file
   bool holds = false;
   std::optional<std::vector<std::string>> states;  // canonical state strings, when pinned
+  std::optional<bool> racy;                        // whether a race exists, when pinned
   model::SourcePos pos;
 };
 
@@ -47,9 +49,14 @@ struct SuiteEntry {
 struct SuiteOptions {
   std::string root;  // directory the expectation paths are relative to
   int jobs = 1;
+  int shard = 1;     // run the tests whose index i (0-based, in file order) has i % shards == shard - 1
+  int shards = 1;
   RunOptions run;
   std::vector<KnownDifference> knownDifferences;
 };
+
+/// The expectations of this shard.
+std::vector<Expectation> shardOf(const std::vector<Expectation>& all, int shard, int shards);
 
 /// Runs every expectation (in parallel with `jobs` threads); `onDone` is called (serialised) as each finishes.
 std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector<Expectation>& expectations,

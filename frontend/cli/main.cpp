@@ -1,7 +1,10 @@
 // The ptxmm command line: `run` lists the outcomes a model permits for litmus tests, `suite` checks tests
 // against expectation files, `vocabulary` prints what a cat model can name. Exit codes follow ExitCode.hpp.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -16,6 +19,11 @@ namespace {
 
 using ptxmm::ExitCode;
 using namespace ptxmm::checker;
+
+// A bad option value that CLI11's validators cannot express (exit code 2).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct CommonOptions {
   std::string model = std::string(PTXMM_MODEL_DIR) + "/ptx.cat";
@@ -71,33 +79,72 @@ ExitCode run(const CommonOptions& o, const std::vector<std::string>& files, bool
   return code;
 }
 
+// A progress bar on a terminal (rewritten in place), one line per test otherwise (logs, CI).
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDOUT_FILENO)) {}
+  void report(const SuiteEntry& e, std::size_t done, std::size_t failed) {
+    const bool bad = e.verdict == Verdict::Fail || e.verdict == Verdict::StaleDifference;
+    const char* word = e.verdict == Verdict::Pass ? "PASS" : e.verdict == Verdict::KnownDifference ? "KNOWN"
+                       : e.verdict == Verdict::StaleDifference ? "STALE" : "FAIL";
+    if (!tty_) {
+      std::cout << "[" << done << "/" << total_ << "] " << word << " " << e.expectation.path;
+      if (e.verdict != Verdict::Pass) std::cout << ": " << e.explanation;
+      std::cout << "\n";
+      return;
+    }
+    if (bad || e.verdict == Verdict::KnownDifference)
+      std::cout << "\r\033[K" << word << " " << e.expectation.path << ": " << e.explanation << "\n";
+    const std::size_t width = 40, filled = total_ ? width * done / total_ : width;
+    std::cout << "\r\033[K[" << std::string(filled, '=') << std::string(width - filled, ' ') << "] " << done << "/"
+              << total_ << (failed ? "  " + std::to_string(failed) + " failed" : "") << std::flush;
+    if (done == total_) std::cout << "\n";
+  }
+
+ private:
+  std::size_t total_;
+  bool tty_;
+};
+
 ExitCode suite(const CommonOptions& o, const std::string& expected, std::string root, const std::string& exceptions,
-               int jobs) {
+               int jobs, const std::string& shard, const std::string& report) {
   const auto model = ptxmm::model::parseCatFile(o.model);
-  const auto expectations = readExpectations(expected);
   SuiteOptions options;
+  if (!shard.empty()) {
+    const auto slash = shard.find('/');
+    try {
+      options.shard = std::stoi(shard.substr(0, slash));
+      options.shards = std::stoi(shard.substr(slash + 1));
+    } catch (const std::exception&) {
+      options.shards = 0;
+    }
+    if (slash == std::string::npos || options.shards < 1 || options.shard < 1 || options.shard > options.shards)
+      throw UsageError("--shard expects K/N with 1 <= K <= N, got '" + shard + "'");
+  }
+  const auto expectations = shardOf(readExpectations(expected), options.shard, options.shards);
   options.root = root.empty() ? std::filesystem::path(expected).parent_path().string() : root;
   options.jobs = jobs;
   options.run = o.run;
   if (!exceptions.empty()) options.knownDifferences = readKnownDifferences(exceptions);
   std::size_t passed = 0, failed = 0, known = 0;
-  runSuite(model, expectations, options, [&](const SuiteEntry& e, std::size_t) {
-    switch (e.verdict) {
-      case Verdict::Pass: ++passed; break;
-      case Verdict::KnownDifference:
-        ++known;
-        std::cout << "KNOWN " << e.expectation.path << ": " << e.explanation << "\n";
-        break;
-      case Verdict::StaleDifference:
-        ++failed;
-        std::cout << "STALE " << e.expectation.path << ": " << e.explanation << "\n";
-        break;
-      case Verdict::Fail:
-        ++failed;
-        std::cout << "FAIL " << e.expectation.path << ": " << e.explanation << "\n";
-        break;
-    }
+  Progress progress(expectations.size());
+  const auto entries = runSuite(model, expectations, options, [&](const SuiteEntry& e, std::size_t done) {
+    if (e.verdict == Verdict::Pass) ++passed;
+    else if (e.verdict == Verdict::KnownDifference) ++known;
+    else ++failed;
+    progress.report(e, done, failed);
   });
+  if (!report.empty()) {
+    nlohmann::json j = {{"expectations", expected}, {"shard", std::to_string(options.shard) + "/" + std::to_string(options.shards)},
+                        {"passed", passed}, {"failed", failed}, {"known_differences", known}, {"tests", nlohmann::json::array()}};
+    for (const auto& e : entries) {
+      const char* verdict = e.verdict == Verdict::Pass ? "pass" : e.verdict == Verdict::KnownDifference ? "known-difference"
+                            : e.verdict == Verdict::StaleDifference ? "stale-difference" : "fail";
+      j["tests"].push_back({{"path", e.expectation.path}, {"expected_holds", e.expectation.holds}, {"verdict", verdict},
+                            {"explanation", e.explanation}, {"result", toJson(e.result)}});
+    }
+    std::ofstream(report) << j.dump(2) << "\n";
+  }
   std::cout << passed << " passed, " << failed << " failed";
   if (known) std::cout << ", " << known << " known differences (" << exceptions << ")";
   std::cout << std::endl;
@@ -192,6 +239,9 @@ int main(int argc, char** argv) {
   suiteCmd->add_option("--root", root, "directory the paths are relative to (default: the file's directory)");
   suiteCmd->add_option("--exceptions", exceptions, "known differences, one 'path reason' per line");
   suiteCmd->add_option("-j,--jobs", jobs, "tests checked in parallel")->check(CLI::PositiveNumber);
+  std::string shard, report;
+  suiteCmd->add_option("--shard", shard, "run only shard K of N (K/N, 1 <= K <= N), e.g. for Slurm job arrays");
+  suiteCmd->add_option("--report", report, "write a JSON report of every test to this file");
 
   CommonOptions raceOpts;
   std::vector<std::string> raceFiles;
@@ -217,13 +267,16 @@ int main(int argc, char** argv) {
   }
   try {
     if (*runCmd) return static_cast<int>(run(runOpts, files, json));
-    if (*suiteCmd) return static_cast<int>(suite(suiteOpts, expected, root, exceptions, jobs));
+    if (*suiteCmd) return static_cast<int>(suite(suiteOpts, expected, root, exceptions, jobs, shard, report));
     if (*racesCmd) return static_cast<int>(races(raceOpts, raceFiles, raceJson));
     if (*diffCmd) return static_cast<int>(diff(diffOpts, diffFiles));
     if (*vocabCmd) vocabulary();
     return 0;
   } catch (const ptxmm::model::UserError& e) {
     std::cerr << e.what() << "\n";
+    return static_cast<int>(ExitCode::UserError);
+  } catch (const UsageError& e) {
+    std::cerr << "ptxmm: error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::UserError);
   } catch (const std::exception& e) {
     std::cerr << "ptxmm: internal error: " << e.what() << "\n";
