@@ -5,20 +5,17 @@
 
 #include "checker/GraphAlgorithms.hpp"
 #include "model/CatPrinter.hpp"
+#include "model/Overloaded.hpp"
 
 namespace ptxmm::checker {
 namespace {
+
+using model::Overloaded;
 
 using model::BitMatrix;
 using model::RelExpr;
 namespace ir = model::ir;
 
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 class Decomposer {
  public:

@@ -6,14 +6,11 @@
 #include <variant>
 
 #include "model/CatLexer.hpp"
+#include "model/Overloaded.hpp"
 
 namespace ptxmm::model {
 namespace {
 
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
 
 // Binding strength, loosest first: the binary operators (their index in kBinaryOperators), then prefix `~`,
 // then the postfix operators, then everything that is self-delimiting.

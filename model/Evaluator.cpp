@@ -1,18 +1,12 @@
 // Explicit evaluation of the relation IR on bit matrices (Evaluator.hpp).
 #include "model/Evaluator.hpp"
+#include "model/Overloaded.hpp"
 
 #include <algorithm>
 #include <cassert>
 
 namespace ptxmm::model {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 const BitSet& asSet(const Value& v) { return std::get<BitSet>(v); }
 const BitMatrix& asRel(const Value& v) { return std::get<BitMatrix>(v); }

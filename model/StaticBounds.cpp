@@ -2,21 +2,11 @@
 // complement and the left side of a difference cannot use their argument's upper bound (it would need a
 // lower bound), so the complement is bounded by all pairs of possible events and A \ B by A.
 #include "model/StaticBounds.hpp"
+#include "model/Overloaded.hpp"
 
 #include <cassert>
 
 namespace ptxmm::model {
-namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-}  // namespace
-
 StaticBounds::StaticBounds(const CatModel& model, const Candidate& base)
     : model_(model), base_(base), cache_(model.defs.size()) {}
 

@@ -6,6 +6,7 @@
 #include "checker/GraphAlgorithms.hpp"
 #include "checker/z3/SymbolicAlgebra.hpp"
 #include "model/Evaluator.hpp"
+#include "model/Overloaded.hpp"
 
 namespace ptxmm::checker::z3enc {
 
@@ -14,12 +15,8 @@ namespace ir = model::ir;
 
 namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
+using model::Overloaded;
+
 
 const SymSet& asSet(const Sym& s) { return std::get<SymSet>(s); }
 const SymRel& asRel(const Sym& s) { return std::get<SymRel>(s); }
