@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "checker/GraphAlgorithms.hpp"
+#include "checker/Odometer.hpp"
 #include "model/Evaluator.hpp"
 
 namespace ptxmm::checker {
@@ -11,38 +12,53 @@ namespace ptxmm::checker {
 using model::BaseRel;
 using model::BitMatrix;
 
+namespace {
+
+// The Execution of the witness's events over one path per thread whose assumptions the values satisfy. Several
+// paths can perform the same events (a branch to the next instruction): each combination is tried.
+std::unique_ptr<Execution> rebuild(const model::EventGraph& graph, const std::vector<std::vector<ThreadPath>>& paths,
+                                   const Witness& w, std::string& problem) {
+  std::vector<std::vector<const ThreadPath*>> candidates(paths.size());
+  for (std::size_t t = 0; t < paths.size(); ++t) {
+    for (const auto& p : paths[t])
+      if (p.events == w.threadEvents[t]) candidates[t].push_back(&p);
+    if (candidates[t].empty()) {
+      problem = "thread " + graph.threads[t].name + " follows a path the explicit engine does not enumerate";
+      return nullptr;
+    }
+  }
+  problem = "the paths' branch outcomes do not follow from the values read";
+  std::vector<std::size_t> choice(paths.size(), 0);
+  do {
+    std::vector<const ThreadPath*> chosen;
+    for (std::size_t t = 0; t < paths.size(); ++t) chosen.push_back(candidates[t][choice[t]]);
+    auto x = std::make_unique<Execution>(graph, chosen);
+    std::vector<std::size_t> source(x->reads().size(), SIZE_MAX);
+    for (auto [write, read] : w.rf) {
+      const auto r = x->local(read), wr = x->local(write);
+      if (!r || !wr) {
+        problem = "rf relates an event that does not happen";
+        return nullptr;
+      }
+      const auto k = std::find(x->reads().begin(), x->reads().end(), *r) - x->reads().begin();
+      source[static_cast<std::size_t>(k)] = *wr;
+    }
+    if (std::find(source.begin(), source.end(), SIZE_MAX) != source.end()) {
+      problem = "a read has no rf source";
+      return nullptr;
+    }
+    if (x->setReadsFrom(source) == Execution::Values::Consistent) return x;
+  } while (advance(choice, [&](std::size_t t) { return candidates[t].size(); }));
+  return nullptr;
+}
+
+}  // namespace
+
 Replay replay(const model::CatModel& model, const model::EventGraph& graph,
               const std::vector<std::vector<ThreadPath>>& paths, const Witness& w) {
   Replay out;
-  std::vector<const ThreadPath*> chosen;
-  for (std::size_t t = 0; t < paths.size(); ++t) {
-    const auto it = std::find_if(paths[t].begin(), paths[t].end(),
-                                 [&](const ThreadPath& p) { return p.events == w.threadEvents[t]; });
-    if (it == paths[t].end()) {
-      out.problem = "thread " + graph.threads[t].name + " follows a path the explicit engine does not enumerate";
-      return out;
-    }
-    chosen.push_back(&*it);
-  }
-  auto x = std::make_unique<Execution>(graph, chosen);
-  std::vector<std::size_t> source(x->reads().size(), SIZE_MAX);
-  for (auto [write, read] : w.rf) {
-    const auto r = x->local(read), wr = x->local(write);
-    if (!r || !wr) {
-      out.problem = "rf relates an event that does not happen";
-      return out;
-    }
-    const auto k = std::find(x->reads().begin(), x->reads().end(), *r) - x->reads().begin();
-    source[static_cast<std::size_t>(k)] = *wr;
-  }
-  if (std::find(source.begin(), source.end(), SIZE_MAX) != source.end()) {
-    out.problem = "a read has no rf source";
-    return out;
-  }
-  if (x->setReadsFrom(source) != Execution::Values::Consistent) {
-    out.problem = "the paths' branch outcomes do not follow from the values read";
-    return out;
-  }
+  auto x = rebuild(graph, paths, w, out.problem);
+  if (!x) return out;
   BitMatrix syncbar(x->size());
   for (auto [a, b] : w.syncbar) syncbar.set(*x->local(a), *x->local(b));
   const auto matchings = barrierMatchings(*x->arrivals(), x->size());

@@ -34,7 +34,7 @@ struct ProxyRow {
   Tag tag;
   std::string_view name;
 };
-constexpr std::array<ProxyRow, 4> kProxies = {{
+constexpr std::array<ProxyRow, 6> kProxies = {{
 #define PTXMM_ROW(name, tag, spelling) {Proxy::name, Tag::tag, spelling},
     PTXMM_PROXIES(PTXMM_ROW)
 #undef PTXMM_ROW

@@ -38,8 +38,28 @@ namespace ptxmm::model {
   X(TEX, "texture proxy (tld; fence.proxy.texture) [§1.4]")                                                   \
   X(CON, "constant proxy (cold; fence.proxy.constant) [§1.4]")                                                \
   X(ALIAS, "the alias proxy fence fence.proxy.alias [§2.10]")                                                 \
+  X(ASYNC, "async proxy: bulk copies, TMA, wgmma/tcgen05 shared-memory operands; fence.proxy.async [§1.4]")      \
+  X(TMAP, "tensormap proxy: the tensor-map read of a TMA copy; fence.proxy.tensormap [§1.4]")                  \
   X(GLOBAL, "access to global memory [§1.3]")                                                                 \
-  X(SHARED, "access to shared memory (.shared, .shared::cta, .shared::cluster) [§1.3]")
+  X(SHARED, "access to shared memory (.shared, .shared::cta, .shared::cluster) [§1.3]")                       \
+  X(SHCTA, "access to shared memory of the issuing thread's own CTA (a .shared::cta object) [§4.10]")         \
+  X(TMEM, "access to tensor memory (tcgen05) [§1.3, §4.12]")                                                  \
+  X(AS, "performed asynchronously: not in po, ordered by iss, aint, adone and its completion [§2.1, §2.9]")   \
+  X(MB, "access to an mbarrier object (init, arrive, expect_tx, complete_tx, test_wait/try_wait) [§4.2]")    \
+  X(MBINIT, "mbarrier.init: a weak write of the object's initial state [§4.2]")                               \
+  X(MBOK, "the acquire of a successful mbarrier wait: happens iff the wait returns true [§2.1, §4.2]")        \
+  X(CB, "cluster barrier: arrive (an RMW) or wait (a read) on the cluster's barrier location [§2.8, A9]")     \
+  X(WBAR, "half of a warp barrier (bar.warp.sync) [§4.5]")                                                    \
+  X(RSTR, "restricted fence (sync_restrict, mbarrier_init): orders only the operations of its filter [§4.10]") \
+  X(RMBINIT, "restricted release fence covering the thread's prior mbarrier.init [§4.10]")                   \
+  X(RSHCTA, "restricted release fence covering prior .shared::cta operations [§4.10]")                       \
+  X(RSHCLU, "restricted acquire fence ordering later .shared::cluster operations [§4.10]")                   \
+  X(PFUNI, "uni-directional proxy fence: generic -> its proxy only (tensormap, async::generic) [§4.9]")       \
+  X(PFRANGE, "proxy fence limited to one address (fence.proxy.tensormap::generic.acquire [a], 128) [§4.9]")  \
+  X(AWAIT, "completion wait: cp.async.wait_group, cp.async.bulk.wait_group, tcgen05.wait, wgmma.wait_group [§4]") \
+  X(GD, "completion point of an async operation tracked by a bulk/async group [§4.7]")                        \
+  X(TCF, "tcgen05.fence::before_thread_sync / after_thread_sync [§4.12]")                                     \
+  X(WGF, "wgmma.fence [§4.13]")
 
 enum class Tag : std::uint8_t {
 #define PTXMM_ENUM(name, meaning) name,
@@ -74,6 +94,10 @@ inline constexpr std::size_t kStageCount = 5;
   X("scta", Scta, Static, "events of threads in the same CTA [§1.1]")                                         \
   X("scluster", Scluster, Static, "events of threads in the same cluster [§1.1]")                             \
   X("sgpu", Sgpu, Static, "events of threads on the same GPU [§1.1]")                                         \
+  X("instr", Instr, Static, "events of the same instruction instance, including id")                          \
+  X("iss", Iss, Static, "issue order: an event po-before an async instruction -> that instruction's accesses [§2.2]") \
+  X("aint", Aint, Static, "an async operation's read -> the write it feeds [§2.2]")                             \
+  X("adone", Adone, Static, "an async operation's accesses -> its completion events; completions -> the waits that retire them [§2.2, §4]") \
   X("rf", Rf, ReadsFrom, "reads-from: write to the read it supplies [§2.2]")                                  \
   X("syncbar", Syncbar, Barrier, "CTA barrier arrive half to wait half of another thread, same generation [§2.8]") \
   X("sync_fence", SyncFence, FenceOrder, "a strict total order on F & SC; ptx.cat keeps its ms pairs [§2.7]") \
@@ -99,7 +123,9 @@ enum class Scope : std::uint8_t { Thread, Cta, Cluster, Gpu, Sys };
   X(Generic, GEN, "generic")                                                                                  \
   X(Surface, SUR, "surface")                                                                                  \
   X(Texture, TEX, "texture")                                                                                  \
-  X(Constant, CON, "constant")
+  X(Constant, CON, "constant")                                                                                \
+  X(Async, ASYNC, "async")                                                                                    \
+  X(Tensormap, TMAP, "tensormap")
 
 enum class Proxy : std::uint8_t {
 #define PTXMM_ENUM(name, tag, spelling) name,
