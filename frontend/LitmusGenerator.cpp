@@ -5,6 +5,7 @@
 #include "frontend/LitmusGenerator.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -68,7 +69,8 @@ class SplitMix64 {
 /// A physical location and what has been written to it so far.
 struct PhysicalLocation {
   std::string name;
-  int writes = 0;
+  int reads = 0;   // loads and read-modify-writes
+  int writes = 0;  // stores and read-modify-writes
   std::vector<std::int64_t> values{0};  // the initial value and every constant written: what reads may see
   std::vector<int> writers;             // threads with a write to it
 };
@@ -124,14 +126,20 @@ class Generator {
   void fillThread(std::size_t index);
   std::vector<std::string> drawBlock(std::size_t thread, bool nested);
   Kind drawKind(const ThreadCode& t, bool nested);
-  std::string load(std::size_t thread);
-  std::string store(std::size_t thread);
-  std::string atom(std::size_t thread);
-  std::string red(std::size_t thread);
+  std::optional<std::string> load(std::size_t thread);
+  std::optional<std::string> store(std::size_t thread);
+  std::optional<std::string> atom(std::size_t thread);
+  std::optional<std::string> red(std::size_t thread);
   std::string fence();
   std::string proxyFence();
   std::string local(ThreadCode& t);
   std::vector<std::string> ifThen(std::size_t thread);
+  double candidates(const std::optional<std::size_t>& location, int reads, int writes, int sc, int paths) const;
+  bool affordable(const std::optional<std::size_t>& location, int reads, int writes, int sc = 0, int paths = 1) const {
+    return candidates(location, reads, writes, sc, paths) <= o_.maxCandidateEstimate;
+  }
+  void accessed(std::size_t location, std::size_t thread, int reads, int writes,
+                std::optional<std::int64_t> value = std::nullopt);
   void initialiseRegister();
   void addBarriers();
   void insertBarrierRound(const std::vector<std::size_t>& participants, int id);
@@ -142,7 +150,6 @@ class Generator {
   Scope drawScope();
   std::string freshRegister(ThreadCode& t) { return "r" + std::to_string(t.registers++); }
   std::vector<const Address*> writable(bool surfaceToo) const;
-  void wrote(std::size_t location, std::size_t thread, std::optional<std::int64_t> value);
   std::int64_t nextValue(std::size_t location) const {
     return *std::max_element(locations_[location].values.begin(), locations_[location].values.end()) + 1;
   }
@@ -158,6 +165,7 @@ class Generator {
   std::vector<std::string> registerInits_;
   std::vector<ThreadCode> threads_;
   int fenceSc_ = 0;
+  double paths_ = 1;  // control-flow paths and cas outcomes the explicit engine tries, all threads together
 };
 
 std::string Generator::run() {
@@ -243,8 +251,12 @@ void Generator::initialiseRegister() {
 }
 
 void Generator::fillThread(std::size_t index) {
+  ThreadCode& t = threads_[index];
   const int count = rng_.between(o_.minInstructions, o_.maxInstructions);
-  for (int i = 0; i < count; ++i) threads_[index].blocks.push_back(drawBlock(index, false));
+  // A draw the cost estimate refuses leaves the thread shorter, but never empty: fences cost nothing there.
+  for (int i = 0; i < count; ++i)
+    if (auto block = drawBlock(index, false); !block.empty()) t.blocks.push_back(std::move(block));
+  if (t.blocks.empty()) t.blocks.push_back({"fence.acq_rel" + scopeSuffix(drawScope())});
 }
 
 Kind Generator::drawKind(const ThreadCode& t, bool nested) {
@@ -256,11 +268,14 @@ Kind Generator::drawKind(const ThreadCode& t, bool nested) {
 }
 
 std::vector<std::string> Generator::drawBlock(std::size_t thread, bool nested) {
+  auto cells = [](const std::optional<std::string>& cell) {
+    return cell ? std::vector<std::string>{*cell} : std::vector<std::string>{};
+  };
   switch (drawKind(threads_[thread], nested)) {
-    case Kind::Load: return {load(thread)};
-    case Kind::Store: return {store(thread)};
-    case Kind::Atom: return {atom(thread)};
-    case Kind::Red: return {red(thread)};
+    case Kind::Load: return cells(load(thread));
+    case Kind::Store: return cells(store(thread));
+    case Kind::Atom: return cells(atom(thread));
+    case Kind::Red: return cells(red(thread));
     case Kind::Fence: return {fence()};
     case Kind::ProxyFence: return {proxyFence()};
     case Kind::Local: return {local(threads_[thread])};
@@ -274,16 +289,16 @@ Scope Generator::drawScope() {
   return kScopes[rng_.weighted({3, 1, 4, 1})];
 }
 
-std::string Generator::load(std::size_t thread) {
-  ThreadCode& t = threads_[thread];
+std::optional<std::string> Generator::load(std::size_t thread) {
   const Address& address = rng_.pick(addresses_);
-  const std::string dst = freshRegister(t);
-  t.loaded.push_back({dst, address.location});
+  if (!affordable(address.location, 1, 0)) return std::nullopt;
   std::string mnemonic;
   switch (address.proxy) {
     case Proxy::Surface: mnemonic = "suld.weak"; break;
     case Proxy::Texture: mnemonic = "tld.weak"; break;
     case Proxy::Constant: mnemonic = "cold.weak"; break;
+    case Proxy::Async:
+    case Proxy::Tensormap: return std::nullopt;  // only asynchronous instructions access these proxies
     case Proxy::Generic: {
       static const std::vector<Sem> kSems = {Sem::Default, Sem::Weak, Sem::Relaxed, Sem::Acquire, Sem::Volatile};
       const Sem sem = kSems[rng_.weighted({1, 3, 3, 3, 1})];
@@ -292,6 +307,10 @@ std::string Generator::load(std::size_t thread) {
       break;
     }
   }
+  accessed(address.location, thread, 1, 0);
+  ThreadCode& t = threads_[thread];
+  const std::string dst = freshRegister(t);
+  t.loaded.push_back({dst, address.location});
   return mnemonic + " " + dst + ", " + address.name;
 }
 
@@ -305,17 +324,37 @@ std::vector<const Address*> Generator::writable(bool surfaceToo) const {
   return out;
 }
 
-void Generator::wrote(std::size_t location, std::size_t thread, std::optional<std::int64_t> value) {
+void Generator::accessed(std::size_t location, std::size_t thread, int reads, int writes,
+                         std::optional<std::int64_t> value) {
   PhysicalLocation& l = locations_[location];
-  ++l.writes;
-  l.writers.push_back(static_cast<int>(thread));
+  l.reads += reads;
+  l.writes += writes;
+  if (writes) l.writers.push_back(static_cast<int>(thread));
   if (value && std::find(l.values.begin(), l.values.end(), *value) == l.values.end()) l.values.push_back(*value);
 }
 
-std::string Generator::store(std::size_t thread) {
+double Generator::candidates(const std::optional<std::size_t>& location, int reads, int writes, int sc,
+                             int paths) const {
+  // Non-initial writes -> strict partial coherence orders with the initial write first (README).
+  static const std::vector<double> kCoherenceOrders = {1, 1, 3, 19, 219, 4231, 130023};
+  double estimate = paths_ * paths;
+  for (int i = 2; i <= fenceSc_ + sc; ++i) estimate *= i;  // Fence-SC total orders
+  for (std::size_t l = 0; l < locations_.size(); ++l) {
+    const bool here = location == l;
+    const int r = locations_[l].reads + (here ? reads : 0);
+    const auto w = static_cast<std::size_t>(locations_[l].writes + (here ? writes : 0));
+    // Each read may take any write of its location or the initial value.
+    estimate *= std::pow(static_cast<double>(w + 1), r);
+    estimate *= w < kCoherenceOrders.size() ? kCoherenceOrders[w] : HUGE_VAL;
+  }
+  return estimate;
+}
+
+std::optional<std::string> Generator::store(std::size_t thread) {
   const auto targets = writable(true);
   if (targets.empty()) return load(thread);
   const Address& address = *rng_.pick(targets);
+  if (!affordable(address.location, 0, 1)) return std::nullopt;
   ThreadCode& t = threads_[thread];
   std::string value;
   std::optional<std::int64_t> known;
@@ -327,7 +366,7 @@ std::string Generator::store(std::size_t thread) {
     known = nextValue(address.location);
     value = std::to_string(*known);
   }
-  wrote(address.location, thread, known);
+  accessed(address.location, thread, 0, 1, known);
   if (address.proxy == Proxy::Surface) return "sust.weak " + address.name + ", " + value;
   static const std::vector<Sem> kSems = {Sem::Weak, Sem::Relaxed, Sem::Release, Sem::Volatile};
   const Sem sem = kSems[rng_.weighted({3, 3, 3, 1})];
@@ -336,34 +375,40 @@ std::string Generator::store(std::size_t thread) {
   return mnemonic + " " + address.name + ", " + value;
 }
 
-std::string Generator::atom(std::size_t thread) {
+std::optional<std::string> Generator::atom(std::size_t thread) {
   const auto targets = writable(false);
   if (targets.empty()) return load(thread);
   const Address& address = *rng_.pick(targets);
+  const std::size_t op = rng_.weighted({3, 2, 3, 1, 1});  // add, exch, cas, inc, max
+  const bool cas = op == 2;
+  // A cas may fail or succeed: two outcomes for the explicit engine to try.
+  if (!affordable(address.location, 1, 1, 0, cas ? 2 : 1)) return std::nullopt;
+  if (cas) paths_ *= 2;
   ThreadCode& t = threads_[thread];
   static const std::vector<Sem> kSems = {Sem::Default, Sem::Relaxed, Sem::Acquire, Sem::Release, Sem::AcqRel};
   const Sem sem = kSems[rng_.weighted({2, 2, 2, 2, 2})];
-  std::string head = "atom" + semSuffix(sem) + (sem == Sem::Default ? "" : scopeSuffix(drawScope()));
+  const std::string head = "atom" + semSuffix(sem) + (sem == Sem::Default ? "" : scopeSuffix(drawScope()));
   const std::string dst = freshRegister(t);
   const std::string operands = " " + dst + ", " + address.name + ", ";
   const std::int64_t fresh = nextValue(address.location);
-  const std::vector<std::int64_t> seen = locations_[address.location].values;
+  const std::int64_t expected = rng_.pick(locations_[address.location].values);
   t.loaded.push_back({dst, address.location});
-  wrote(address.location, thread, fresh);
-  switch (rng_.weighted({3, 2, 3, 1, 1})) {
+  accessed(address.location, thread, 1, 1, fresh);
+  switch (op) {
     case 0: return head + ".add" + operands + "1";
     case 1: return head + ".exch" + operands + std::to_string(fresh);
-    case 2: return head + ".cas" + operands + std::to_string(rng_.pick(seen)) + ", " + std::to_string(fresh);
+    case 2: return head + ".cas" + operands + std::to_string(expected) + ", " + std::to_string(fresh);
     case 3: return head + ".inc" + operands + "2";
     default: return head + ".max" + operands + std::to_string(fresh);
   }
 }
 
-std::string Generator::red(std::size_t thread) {
+std::optional<std::string> Generator::red(std::size_t thread) {
   const auto targets = writable(false);
   if (targets.empty()) return load(thread);
   const Address& address = *rng_.pick(targets);
-  wrote(address.location, thread, nextValue(address.location));
+  if (!affordable(address.location, 1, 1)) return std::nullopt;
+  accessed(address.location, thread, 1, 1, nextValue(address.location));
   static const std::vector<Sem> kSems = {Sem::Default, Sem::Relaxed, Sem::Release};
   const Sem sem = kSems[rng_.weighted({1, 2, 2})];
   return "red" + semSuffix(sem) + (sem == Sem::Default ? "" : scopeSuffix(drawScope())) + ".add " + address.name +
@@ -372,8 +417,9 @@ std::string Generator::red(std::size_t thread) {
 
 std::string Generator::fence() {
   // fence.sc orders multiply the explicit engine's work, so they are capped; membar.gl is fence.sc.gpu.
-  const int sc = fenceSc_ < o_.maxFenceSc ? 3 : 0;
-  const int membar = fenceSc_ < o_.maxFenceSc ? 1 : 0;
+  const bool scAllowed = fenceSc_ < o_.maxFenceSc && affordable(std::nullopt, 0, 0, 1);
+  const int sc = scAllowed ? 3 : 0;
+  const int membar = scAllowed ? 1 : 0;
   static const std::vector<Sem> kSems = {Sem::Sc, Sem::AcqRel, Sem::Acquire, Sem::Release};
   const std::size_t choice = rng_.weighted({sc, 3, 1, 1, membar});
   if (choice == 0 || choice == 4) ++fenceSc_;
@@ -402,6 +448,8 @@ std::string Generator::local(ThreadCode& t) {
 }
 
 std::vector<std::string> Generator::ifThen(std::size_t thread) {
+  if (!affordable(std::nullopt, 0, 0, 0, 2)) return drawBlock(thread, true);
+  paths_ *= 2;
   ThreadCode& t = threads_[thread];
   const LoadedRegister reg = rng_.pick(t.loaded);
   const std::string value = std::to_string(rng_.pick(locations_[reg.location].values));
@@ -416,6 +464,7 @@ std::vector<std::string> Generator::ifThen(std::size_t thread) {
     cells.push_back("@!" + p + " bra " + label);
   }
   std::vector<std::string> body = drawBlock(thread, true);
+  if (body.empty()) body.push_back(local(t));  // the estimate refused the drawn body; arithmetic costs nothing
   cells.insert(cells.end(), body.begin(), body.end());
   cells.push_back(label + ":");
   return cells;
@@ -464,16 +513,18 @@ void Generator::insertBarrierRound(const std::vector<std::size_t>& participants,
 
 void Generator::addSpinLoop() {
   // Spin on a location some other thread writes, so that the loop can exit.
-  std::vector<std::pair<std::size_t, std::size_t>> candidates;  // (thread, location)
+  std::vector<std::pair<std::size_t, std::size_t>> choices;  // (thread, location)
   for (std::size_t t = 0; t < threads_.size(); ++t)
     for (std::size_t l = 0; l < locations_.size(); ++l)
       for (int writer : locations_[l].writers)
         if (writer != static_cast<int>(t)) {
-          candidates.emplace_back(t, l);
+          choices.emplace_back(t, l);
           break;
         }
-  if (candidates.empty()) return;
-  const auto [thread, location] = rng_.pick(candidates);
+  if (choices.empty()) return;
+  const auto [thread, location] = rng_.pick(choices);
+  if (!affordable(location, 1, 0)) return;
+  accessed(location, thread, 1, 0);
   ThreadCode& t = threads_[thread];
   const std::string reg = freshRegister(t);
   const std::string label = "LC" + std::to_string(t.labels++);
