@@ -6,6 +6,9 @@ BUILD    := build
 ASAN     := build-asan
 JOBS     := $(shell nproc)
 PTXMM    := $(BUILD)/frontend/cli/ptxmm
+# cuobjdump (with nvdisasm) for `ptxmm validate`'s SASS check, from NVIDIA's wheels when CUDA lacks it.
+CUDA_TOOLS := .tools/cuobjdump
+CUDA_WHEELS := nvidia-cuda-cuobjdump==13.2.* nvidia-cuda-nvdisasm==13.2.*
 
 .PHONY: all setup build asan demo test clean
 
@@ -21,6 +24,16 @@ setup:
 	    echo "Missing Debian packages:$$missing"; \
 	    echo "Run: sudo apt-get update && sudo apt-get install -y$$missing"; \
 	    exit 1; \
+	  fi; \
+	fi
+	@if ! command -v cuobjdump >/dev/null 2>&1 && [ ! -x "$${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" ] && \
+	    [ ! -x $(CUDA_TOOLS)/nvidia/cu13/bin/cuobjdump ]; then \
+	  if python3 -m pip --version >/dev/null 2>&1; then \
+	    echo "Installing cuobjdump and nvdisasm into $(CUDA_TOOLS) (ptxmm validate checks SASS with them)"; \
+	    python3 -m pip install --quiet --disable-pip-version-check --target $(CUDA_TOOLS) $(CUDA_WHEELS) || \
+	      echo "warning: could not install cuobjdump; ptxmm validate will refuse to run without it"; \
+	  else \
+	    echo "note: cuobjdump not found and pip unavailable; ptxmm validate needs CUDA's cuobjdump"; \
 	  fi; \
 	fi
 

@@ -2,12 +2,25 @@
 """ptxmm benchmarks: time every engine on the same tests in one run and write a Markdown table.
 
 Usage: bench/bench.py [--ptxmm build/frontend/cli/ptxmm] [--engines explicit,z3] [--corpus DIR]...
-                      [--families] [--out bench/results/NAME.md] [--timeout S]
+                      [--families] [--repeat N] [--out bench/results/NAME.md] [--timeout S]
 
-Per test the time is ptxmm's own `time_ms` (engine time, one process per engine and corpus, so start-up is not
-counted). The table gives, per corpus and engine, the number of tests, how many were decided (status ok), the
-median and maximum ms per test, and the ratio of each engine's median to the first engine's (the baseline,
-measured in the same run). Only the Python standard library is used.
+Per test the time is ptxmm's own `time_ms` (engine time, so process start-up and model parsing are not counted).
+
+Corpus table: per corpus and engine, the number of tests, how many were decided (status ok), the median and
+maximum ms per decided test, and the ratio of each engine's median to the first engine's (the baseline, measured
+in the same run).
+
+Family table (--families): scaling families generated into a temporary directory, each test run --repeat times
+per engine (one process per run) with a per-test timeout (--timeout, default 60 s):
+  mp-chain   n = 2..8 threads in different CTAs: P0 writes data then flag 1 (st.release.gpu); Pi reads flag i
+             (ld.acquire.gpu) and writes flag i+1; the last thread reads flag n-1 and then data (ISA2/WRC style).
+  writers    n = 1..7 relaxed writers to one location plus one reader.
+  sb-ring    k = 2..6 threads in a ring, each storing its location, fence.sc.gpu, loading the next one.
+A cell gives the median and maximum ms over the runs, `>timeout` when a run hit the timeout (it is not
+repeated), or the status when the engine stopped for another reason (e.g. `unknown` at a size limit of the
+engine; a note under the table gives the reason). The ratio column is the first engine's median over the
+second's; when the first timed out it is a lower bound (`>`).
+Only the Python standard library is used.
 """
 import argparse
 import datetime
@@ -18,6 +31,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 
 
 def machine():
@@ -42,7 +56,154 @@ def run(ptxmm, engine, files, timeout):
     for line in out.stdout.splitlines():
         r = json.loads(line)
         results[r["file"]] = r
+    if not results:
+        sys.exit(f"{ptxmm} gave no results for {len(files)} tests: {out.stderr.strip()}")
     return results
+
+
+# ------------------------------------------------------------------------------------------- scaling families
+
+def litmus(name, init, threads, condition):
+    """A litmus test from per-thread instruction lists, threads in CTAs 0, 1, ... of GPU 0."""
+    header = " | ".join(f"P{i}@cta {i},gpu 0" for i in range(len(threads)))
+    rows = max(len(t) for t in threads)
+    lines = [f"PTX {name}", "{ " + " ".join(f"{loc}=0;" for loc in init) + " }", f" {header} ;"]
+    for r in range(rows):
+        lines.append(" " + " | ".join(t[r] if r < len(t) else "" for t in threads) + " ;")
+    lines.append(condition)
+    return "\n".join(lines) + "\n"
+
+
+def mp_chain(n):
+    threads = [["st.weak data, 1", "st.release.gpu f1, 1"]]
+    for i in range(1, n - 1):
+        threads.append([f"ld.acquire.gpu r0, f{i}", f"st.release.gpu f{i + 1}, 1"])
+    threads.append([f"ld.acquire.gpu r0, f{n - 1}", "ld.weak r1, data"])
+    seen = " /\\ ".join(f"P{i}:r0 == 1" for i in range(1, n))
+    init = ["data"] + [f"f{i}" for i in range(1, n)]
+    return litmus(f"MP-chain-{n}", init, threads, f"exists ({seen} /\\ P{n - 1}:r1 == 0)")
+
+
+def writers(n):
+    threads = [[f"st.relaxed.gpu x, {i + 1}"] for i in range(n)] + [["ld.relaxed.gpu r0, x"]]
+    return litmus(f"W{n}+R", ["x"], threads, f"exists (P{n}:r0 == 0 /\\ x == 1)")
+
+
+def sb_ring(k):
+    threads = [[f"st.relaxed.gpu x{i}, 1", "fence.sc.gpu", f"ld.relaxed.gpu r0, x{(i + 1) % k}"] for i in range(k)]
+    zeros = " /\\ ".join(f"P{i}:r0 == 0" for i in range(k))
+    return litmus(f"SB-ring-{k}", [f"x{i}" for i in range(k)], threads, f"exists ({zeros})")
+
+
+FAMILIES = [("mp-chain", range(2, 9), mp_chain), ("writers", range(1, 8), writers), ("sb-ring", range(2, 7), sb_ring)]
+
+
+def time_once(ptxmm, engine, path, timeout):
+    """(status, ms, reason): status is 'ok', 'timeout', or the engine's status when it stopped for another reason."""
+    cmd = [ptxmm, "run", "--json", "--engine", engine, "--timeout", str(timeout), path]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
+    except subprocess.TimeoutExpired:  # the engine did not honour its own timeout
+        return "timeout", None, "killed"
+    lines = out.stdout.splitlines()
+    if not lines:
+        return "error", None, out.stderr.strip()
+    r = json.loads(lines[0])
+    # The explicit engine says "timeout after S s", Z3 "Z3 answered unknown (timeout)" or "(canceled)".
+    reason = r.get("reason") or ""
+    if r["status"] == "unknown" and ("timeout" in reason or "canceled" in reason):
+        return "timeout", None, reason
+    return r["status"], r["time_ms"], reason
+
+
+def time_test(ptxmm, engine, path, timeout, repeat):
+    """{'status', 'times', 'reason'}: the runs' times when every run completed."""
+    times = []
+    for _ in range(repeat):
+        status, ms, reason = time_once(ptxmm, engine, path, timeout)
+        if status != "ok":
+            return {"status": status, "times": [], "reason": reason}
+        times.append(ms)
+    return {"status": "ok", "times": times, "reason": ""}
+
+
+def cell(result):
+    if result["status"] == "ok":
+        return f"{statistics.median(result['times']):.1f}", f"{max(result['times']):.1f}"
+    text = ">timeout" if result["status"] == "timeout" else result["status"]
+    return text, text
+
+
+def ratio(first, second, timeout):
+    if second["status"] != "ok":
+        return "-"
+    base = statistics.median(second["times"])
+    if first["status"] == "ok":
+        return f"{statistics.median(first['times']) / base:.3g}"
+    if first["status"] == "timeout":
+        return f">{timeout * 1000 / base:.0f}"
+    return "-"
+
+
+def family_rows(ptxmm, engines, timeout, repeat):
+    """The table rows, and a note for every cell where an engine stopped for a reason other than the timeout."""
+    rows, notes = [], []
+    with tempfile.TemporaryDirectory(prefix="ptxmm-bench-") as tmp:
+        for family, sizes, make in FAMILIES:
+            for n in sizes:
+                path = os.path.join(tmp, f"{family}-{n}.litmus")
+                with open(path, "w") as f:
+                    f.write(make(n))
+                results = {}
+                for e in engines:
+                    results[e] = time_test(ptxmm, e, path, timeout, repeat)
+                    if results[e]["status"] not in ("ok", "timeout"):
+                        notes.append(f"* {family} {n}, {e}: {results[e]['status']}: {results[e]['reason']}")
+                    print(f"{family} {n} {e}: {cell(results[e])[0]}", file=sys.stderr)
+                row = f"| {family} | {n} |"
+                for e in engines:
+                    med, mx = cell(results[e])
+                    row += f" {med} | {mx} |"
+                if len(engines) >= 2:
+                    row += f" {ratio(results[engines[0]], results[engines[1]], timeout)} |"
+                rows.append(row)
+    return rows, notes
+
+
+def family_table(ptxmm, engines, timeout, repeat):
+    header = "| family | size |" + "".join(f" {e} median ms | {e} max ms |" for e in engines)
+    rule = "|---|---|" + "---|---|" * len(engines)
+    if len(engines) >= 2:
+        header += f" {engines[0]} / {engines[1]} |"
+        rule += "---|"
+    rows, notes = family_rows(ptxmm, engines, timeout, repeat)
+    title = f"Scaling families ({repeat} runs per test and engine, timeout {timeout:g} s; see bench.py for the tests):"
+    return ["", title, "", header, rule] + rows + ([""] + notes if notes else [])
+
+
+# ---------------------------------------------------------------------------------------------------- corpus
+
+def corpus_table(ptxmm, engines, corpora, timeout):
+    lines = [
+        "| corpus | engine | tests | decided | median ms | max ms | median / baseline |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for corpus in corpora:
+        files = sorted(glob.glob(os.path.join(corpus, "**", "*.litmus"), recursive=True))
+        if not files:
+            print(f"skipping {corpus}: no .litmus files", file=sys.stderr)
+            continue
+        base = None
+        for engine in engines:
+            res = run(ptxmm, engine, files, timeout)
+            times = [r["time_ms"] for r in res.values() if r["status"] == "ok"]
+            if not times:
+                continue
+            med, mx = statistics.median(times), max(times)
+            base = med if base is None else base
+            lines.append(f"| {corpus} | {engine} | {len(files)} | {len(times)} | {med:.2f} | {mx:.2f} | "
+                         f"{med / base:.2f} |")
+    return lines
 
 
 def main():
@@ -50,7 +211,9 @@ def main():
     ap.add_argument("--ptxmm", default="build/frontend/cli/ptxmm")
     ap.add_argument("--engines", default="explicit")
     ap.add_argument("--corpus", action="append", default=[], help="a directory of .litmus files (recursive)")
-    ap.add_argument("--timeout", type=float, default=0)
+    ap.add_argument("--families", action="store_true", help="also time the scaling families")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per family test and engine")
+    ap.add_argument("--timeout", type=float, default=60, help="seconds per test and engine")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     engines = args.engines.split(",")
@@ -63,24 +226,9 @@ def main():
         f"* command: `{' '.join([sys.argv[0]] + sys.argv[1:])}`",
         f"* baseline for ratios: `{engines[0]}` (same run)",
         "",
-        "| corpus | engine | tests | decided | median ms | max ms | median / baseline |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for corpus in corpora:
-        files = sorted(glob.glob(os.path.join(corpus, "**", "*.litmus"), recursive=True))
-        if not files:
-            print(f"skipping {corpus}: no .litmus files", file=sys.stderr)
-            continue
-        base = None
-        for engine in engines:
-            res = run(args.ptxmm, engine, files, args.timeout)
-            times = [r["time_ms"] for r in res.values() if r["status"] == "ok"]
-            if not times:
-                continue
-            med, mx = statistics.median(times), max(times)
-            base = med if base is None else base
-            lines.append(f"| {corpus} | {engine} | {len(files)} | {len(times)} | {med:.2f} | {mx:.2f} | "
-                         f"{med / base:.2f} |")
+    ] + corpus_table(args.ptxmm, engines, corpora, args.timeout)
+    if args.families:
+        lines += family_table(args.ptxmm, engines, args.timeout, args.repeat)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "checker/Odometer.hpp"
+#include "model/StaticRelations.hpp"
 
 namespace ptxmm::checker {
 
@@ -43,25 +44,10 @@ void Execution::buildStatic() {
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t t = 0; t < model::kTagCount; ++t)
       if (event(i).tags.test(t)) c.sets[t].set(i);
-  c.rel(BaseRel::Id) = BitMatrix::identity(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      const auto& a = event(i);
-      const auto& b = event(j);
-      if (a.paddr >= 0 && a.paddr == b.paddr) c.rel(BaseRel::Loc).set(i, j);
-      if (a.vaddr >= 0 && a.vaddr == b.vaddr) c.rel(BaseRel::Vloc).set(i, j);
-      if (a.thread < 0 || b.thread < 0) continue;
-      const auto& ta = g_.threads[static_cast<std::size_t>(a.thread)];
-      const auto& tb = g_.threads[static_cast<std::size_t>(b.thread)];
-      if (a.thread == b.thread) c.rel(BaseRel::Int).set(i, j);
-      if (ta.cta == tb.cta) c.rel(BaseRel::Scta).set(i, j);
-      if (ta.cluster == tb.cluster) c.rel(BaseRel::Scluster).set(i, j);
-      if (ta.gpu == tb.gpu) c.rel(BaseRel::Sgpu).set(i, j);
-      // A thread's events are listed in path order, so po is index order within a thread.
-      if (a.thread == b.thread && i < j) c.rel(BaseRel::Po).set(i, j);
-      if (a.thread == b.thread && a.node == b.node && a.is(Tag::R) && b.is(Tag::W) && a.paddr >= 0)
-        c.rel(BaseRel::Rmw).set(i, j);
-    }
+  for (BaseRel rel : model::staticRelations())
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        if (model::staticRelation(g_, rel, events_[i], events_[j])) c.rel(rel).set(i, j);
   for (const ThreadPath* path : paths_) {
     for (auto [r, e] : path->data) c.rel(BaseRel::Data).set(*local(r), *local(e));
     for (auto [r, e] : path->ctrl) c.rel(BaseRel::Ctrl).set(*local(r), *local(e));

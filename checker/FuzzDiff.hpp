@@ -48,8 +48,9 @@ FuzzReport fuzzDiff(const model::CatModel& model, const FuzzOptions& options, co
 using ProgramPredicate = std::function<bool(const frontend::Program&)>;
 
 /// Delta debugging to a fixed point: drops single instructions (a branch together with its label once nothing
-/// else targets it; never a label still targeted), then unused locations, register initialisations and empty
-/// threads, keeping each step after which `keeps` holds of the program as written and parsed back.
+/// else targets it; never a label still targeted), then unused locations and register initialisations, one
+/// side of the condition's top-level /\ or \/, and empty threads nothing mentions, keeping each step after
+/// which `keeps` holds of the program as written and parsed back.
 /// `program` must satisfy `keeps`; the result does, and so does its writeLitmus text.
 frontend::Program minimizeProgram(const frontend::Program& program, const ProgramPredicate& keeps);
 

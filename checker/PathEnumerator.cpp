@@ -82,6 +82,13 @@ class Walker {
         assume(s, cond, true, false);
       }
     }
+    // A blocking event (barrier.cluster.wait) happens only once its condition holds: executions where it
+    // never does do not terminate, so the path assumes it.
+    if (ev.assume) {
+      const ValuePtr cond = value::substitute(ev.assume, s.regs);
+      if (isConstant(cond) && cond->constant == 0) return;
+      if (!isConstant(cond)) assume(s, cond, true, false);
+    }
     include(ev, e, s);
     performEvents(node, k + 1, std::move(s));
   }

@@ -1,14 +1,17 @@
-// Expectation files, comparison of results with expectations, and the parallel suite loop (Suite.hpp).
+// Expectation files (CSV, nvlitmus directories), comparison of results with expectations, and the parallel
+// suite loop (Suite.hpp).
 #include "checker/Suite.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "checker/ResultPrinter.hpp"
+#include "frontend/nvlitmus/NvLitmusParser.hpp"
 
 namespace ptxmm::checker {
 namespace {
@@ -74,7 +77,7 @@ std::vector<Expectation> readExpectations(const std::string& file) {
       throw model::UserError(pos, "expected 'path,1|0' or 'path,1|0,state;state;...[,race|race-free]'");
     if (fields[1] != "0" && fields[1] != "1")
       throw model::UserError({file, lineNo, static_cast<int>(line.find(',')) + 2}, "expected 1 or 0 after the path");
-    Expectation e{fields[0], fields[1] == "1", std::nullopt, std::nullopt, pos};
+    Expectation e{fields[0], fields[1] == "1", std::nullopt, std::nullopt, pos, nullptr};
     if (fields.size() >= 3 && !(fields.size() == 4 && fields[2].empty())) {
       e.states.emplace();
       if (!fields[2].empty())
@@ -86,6 +89,44 @@ std::vector<Expectation> readExpectations(const std::string& file) {
       e.racy = fields[3] == "race";
     }
     out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<Expectation> readNvLitmusExpectations(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const bool single = fs::is_regular_file(path, error);
+  std::vector<fs::path> files;
+  if (single) {
+    files.emplace_back(path);
+  } else if (fs::is_directory(path, error)) {
+    for (const auto& entry : fs::recursive_directory_iterator(path, error))
+      if (entry.is_regular_file(error) && entry.path().extension() == ".test") files.push_back(entry.path());
+  }
+  if (files.empty()) throw model::UserError({path, 0, 0}, "no nvlitmus .test file here");
+  std::sort(files.begin(), files.end());
+  const fs::path root = single ? fs::path(path).parent_path() : fs::path(path);
+  std::vector<Expectation> out;
+  for (const auto& file : files) {
+    const std::string relative = single ? file.filename().string() : file.lexically_relative(root).string();
+    try {
+      for (auto& test : frontend::parseNvLitmusFile(file.string())) {
+        Expectation e;
+        e.path = relative + (test.row ? "#" + std::to_string(test.row) : "");
+        e.holds = test.expectHolds;
+        e.pos = test.program.condition.pos;
+        e.program = std::make_shared<const frontend::Program>(std::move(test.program));
+        out.push_back(std::move(e));
+      }
+    } catch (const model::UserError&) {
+      // Without a program the suite reads the file itself, and reports the same diagnostic as its failure.
+      Expectation e;
+      e.path = relative;
+      e.holds = true;
+      e.pos = {file.string(), 0, 0};
+      out.push_back(std::move(e));
+    }
   }
   return out;
 }
@@ -137,7 +178,8 @@ std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector
       RunOptions run = options.run;
       run.z3.listStates = entry.expectation.states.has_value();  // otherwise one query decides the claim
       run.limits.races = entry.expectation.racy.has_value();
-      entry.result = checkFile(model, path, run);
+      entry.result = entry.expectation.program ? checkProgram(model, *entry.expectation.program, run)
+                                               : checkFile(model, path, run);
       const std::string why = mismatch(entry.expectation, entry.result);
       const auto known = std::find_if(options.knownDifferences.begin(), options.knownDifferences.end(),
                                       [&](const KnownDifference& k) { return k.path == entry.expectation.path; });

@@ -4,10 +4,13 @@
 // written `P0:r0=1 x=2`, keys in ptxmm's order; an empty column pins nothing) and whose fourth says whether some
 // permitted execution has a PTX data race. An exceptions file lists, with reasons, tests where ptxmm's reading
 // of the spec knowingly differs from a peer's expectation: they are reported, never silenced, and an
-// exception that no longer differs is reported too.
+// exception that no longer differs is reported too. NVIDIA's nvlitmus `.test` files carry their own
+// expectations (`permit` / `assert`), so a directory of them is an expectations source of its own: one
+// expectation per table row, named `FILE#ROW`.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +25,7 @@ struct Expectation {
   std::optional<std::vector<std::string>> states;  // canonical state strings, when pinned
   std::optional<bool> racy;                        // whether a race exists, when pinned
   model::SourcePos pos;
+  std::shared_ptr<const frontend::Program> program;  // an nvlitmus row test: checked instead of the file at path
 };
 
 struct KnownDifference {
@@ -31,6 +35,11 @@ struct KnownDifference {
 
 /// Reads an expectations file. Throws model::UserError on malformed lines.
 std::vector<Expectation> readExpectations(const std::string& file);
+/// The tests of every nvlitmus `.test` file under `path` (a directory, searched recursively, or one file), in
+/// path order, each expecting its claim to hold (`permit C`: C is reachable, `assert C`: C always holds); paths
+/// are `FILE#ROW` relative to the directory. A file that does not parse gives one expectation, its own path,
+/// which fails with the diagnostic when run. Throws model::UserError when `path` holds no `.test` file.
+std::vector<Expectation> readNvLitmusExpectations(const std::string& path);
 /// Reads an exceptions file (`path reason...` per line, `#` comments).
 std::vector<KnownDifference> readKnownDifferences(const std::string& file);
 

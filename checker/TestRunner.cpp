@@ -1,4 +1,4 @@
-// Parse, unroll, check one file, then explain and draw (TestRunner.hpp).
+// Parse (litmus or nvlitmus, by extension), unroll, check, then explain and draw (TestRunner.hpp).
 #include "checker/TestRunner.hpp"
 
 #include <cassert>
@@ -13,6 +13,7 @@
 #include "checker/WitnessReplay.hpp"
 #include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/nvlitmus/NvLitmusParser.hpp"
 
 namespace ptxmm::checker {
 namespace {
@@ -107,6 +108,23 @@ void writeGraphs(const model::CatModel& model, const model::EventGraph& graph, c
     if (!f.empty()) result.notes.push_back("graph: " + f);
 }
 
+// The tests of a file, read by the reader its extension names: `.test` is NVIDIA's nvlitmus format (one test
+// per table row), anything else a litmus test.
+std::vector<frontend::Program> readTests(const std::string& path) {
+  if (std::filesystem::path(path).extension() != ".test") return {frontend::parseLitmusFile(path)};
+  std::vector<frontend::Program> programs;
+  for (auto& test : frontend::parseNvLitmusFile(path)) programs.push_back(std::move(test.program));
+  return programs;
+}
+
+TestResult errorResult(const std::string& file, const model::UserError& e) {
+  TestResult r;
+  r.file = file;
+  r.status = Status::Error;
+  r.reason = e.what();
+  return r;
+}
+
 }  // namespace
 
 const std::vector<std::string>& engineNames() {
@@ -124,14 +142,13 @@ std::unique_ptr<Engine> makeEngine(const model::CatModel& model, const RunOption
   return std::make_unique<ExplicitEngine>(model, options.limits);
 }
 
-TestResult checkFile(const model::CatModel& model, const std::string& path, const RunOptions& options) {
+TestResult checkProgram(const model::CatModel& model, const frontend::Program& program, const RunOptions& options) {
   try {
-    const frontend::Program program = frontend::parseLitmusFile(path);
     const model::EventGraph graph = frontend::unroll(program, {options.unroll});
     if (options.maxEvents && graph.events.size() > options.maxEvents) {
       TestResult r;
       r.name = program.name;
-      r.file = path;
+      r.file = program.file;
       r.status = Status::Unknown;
       r.resourceLimit = true;
       r.reason = "the unrolled test has " + std::to_string(graph.events.size()) + " events, more than --max-events " +
@@ -154,12 +171,35 @@ TestResult checkFile(const model::CatModel& model, const std::string& path, cons
     if (!options.graphDir.empty()) writeGraphs(model, graph, paths, options, result, highlight);
     return result;
   } catch (const model::UserError& e) {
-    TestResult r;
-    r.file = path;
-    r.status = Status::Error;
-    r.reason = e.what();
+    TestResult r = errorResult(program.file, e);
+    r.name = program.name;
     return r;
   }
+}
+
+TestResult checkFile(const model::CatModel& model, const std::string& path, const RunOptions& options) {
+  try {
+    const std::vector<frontend::Program> programs = readTests(path);
+    if (programs.size() != 1)
+      throw model::UserError({path, 0, 0}, "the file holds " + std::to_string(programs.size()) +
+                                               " tests (one per table row): `ptxmm run` checks each, `ptxmm suite "
+                                               "--nvlitmus` compares them with their expectations");
+    return checkProgram(model, programs.front(), options);
+  } catch (const model::UserError& e) {
+    return errorResult(path, e);
+  }
+}
+
+std::vector<TestResult> checkTests(const model::CatModel& model, const std::string& path, const RunOptions& options) {
+  std::vector<frontend::Program> programs;
+  try {
+    programs = readTests(path);
+  } catch (const model::UserError& e) {
+    return {errorResult(path, e)};
+  }
+  std::vector<TestResult> results;
+  for (const auto& program : programs) results.push_back(checkProgram(model, program, options));
+  return results;
 }
 
 }  // namespace ptxmm::checker

@@ -1,7 +1,7 @@
-// One litmus file from disk to a TestResult: parse, unroll, run the chosen engine, then what the user asked
-// to see (explanations of forbidden outcomes, witness graphs). User errors become a result with status Error
-// whose reason is the `file:line:col: error:` diagnostic, so batch commands go on with the next file and
-// still exit 2.
+// A test file from disk to TestResults (a litmus file holds one test, an nvlitmus `.test` file one per table
+// row): parse, unroll, run the chosen engine, then what the user asked to see (explanations of forbidden
+// outcomes, witness graphs). User errors become a result with status Error whose reason is the
+// `file:line:col: error:` diagnostic, so batch commands go on with the next file and still exit 2.
 #pragma once
 
 #include <memory>
@@ -31,8 +31,16 @@ struct RunOptions {
 /// The engine named by `options.engine` over `model` (the CLI validates the name against engineNames()).
 std::unique_ptr<Engine> makeEngine(const model::CatModel& model, const RunOptions& options);
 
-/// Checks one litmus file.
+/// Checks one parsed test.
+TestResult checkProgram(const model::CatModel& model, const frontend::Program& program, const RunOptions& options);
+
+/// Checks a file holding one test: a litmus file, or an nvlitmus `.test` file without a table (one with several
+/// tests gives an Error result; see checkTests).
 TestResult checkFile(const model::CatModel& model, const std::string& path, const RunOptions& options);
+
+/// Checks every test of a file: one for a litmus file, one per table row for an nvlitmus `.test` file. A file
+/// that cannot be read or parsed gives one Error result.
+std::vector<TestResult> checkTests(const model::CatModel& model, const std::string& path, const RunOptions& options);
 
 /// The engines `makeEngine` knows.
 const std::vector<std::string>& engineNames();

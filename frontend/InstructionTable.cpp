@@ -216,7 +216,7 @@ std::string_view semName(Sem sem) {
 
 std::optional<ProxyFenceTarget> findProxyFenceTarget(std::string_view name) {
   if (name == kAliasFenceTarget) return ProxyFenceTarget{.alias = true};
-  auto proxy = model::findProxy(name);
+  auto proxy = findAliasProxy(name);
   if (!proxy || *proxy == Proxy::Generic) return std::nullopt;
   return ProxyFenceTarget{.proxy = *proxy};
 }
@@ -226,6 +226,12 @@ std::string proxyFenceTargetList() {
   for (Proxy proxy : allProxies())
     if (proxy != Proxy::Generic) names.push_back("." + std::string(model::proxyName(proxy)));
   return joinAlternatives(names);
+}
+
+std::optional<Proxy> findAliasProxy(std::string_view name) {
+  for (Proxy proxy : allProxies())
+    if (model::proxyName(proxy) == name) return proxy;
+  return std::nullopt;
 }
 
 std::string proxyList() {

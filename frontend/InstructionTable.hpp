@@ -102,6 +102,8 @@ std::optional<ProxyFenceTarget> findProxyFenceTarget(std::string_view name);
 std::string proxyFenceTargetList();
 /// The proxies of `@ <proxy> aliases` declarations, for messages: "generic, surface, texture or constant".
 std::string proxyList();
+/// The proxy of an `@ <proxy> aliases` declaration (generic, surface, texture or constant), or nullopt.
+std::optional<model::Proxy> findAliasProxy(std::string_view name);
 /// Whether `word` is a C type accepted before a location in the init block (`int x = 0`, `uint64_t x = 0`).
 bool isInitTypeWord(std::string_view word);
 /// Joins alternatives for a message: {"a", "b", "c"} gives "a, b or c".

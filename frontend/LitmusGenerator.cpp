@@ -107,7 +107,9 @@ struct ThreadCode {
   int labels = 0;
 };
 
+// In the order of InstructionWeights and PlacementWeights.
 enum class Kind : std::uint8_t { Load, Store, Atom, Red, Fence, ProxyFence, Local, IfThen };
+enum class Placement : std::uint8_t { SameCta, DifferentCtas, MixedCtas, Clusters, Gpus };
 
 std::string scopeSuffix(Scope scope) { return "." + std::string(model::scopeName(scope)); }
 
@@ -219,20 +221,21 @@ void Generator::declareAliases() {
 
 void Generator::place(int threads) {
   const auto& w = o_.placement;
-  const std::size_t mode = rng_.weighted({w.sameCta, w.differentCtas, w.mixedCtas, w.clusters, w.gpus});
+  const auto placement =
+      static_cast<Placement>(rng_.weighted({w.sameCta, w.differentCtas, w.mixedCtas, w.clusters, w.gpus}));
   std::map<int, int> clusterOfCta;
   for (int i = 0; i < threads; ++i) {
     ThreadCode t;
-    switch (mode) {
-      case 0: break;
-      case 1: t.cta = i; break;
-      case 2: t.cta = rng_.between(0, 1); break;
-      case 3:
+    switch (placement) {
+      case Placement::SameCta: break;
+      case Placement::DifferentCtas: t.cta = i; break;
+      case Placement::MixedCtas: t.cta = rng_.between(0, 1); break;
+      case Placement::Clusters:
         t.cta = rng_.between(0, threads - 1);
         // Every thread of a CTA must name the same cluster.
         t.cluster = clusterOfCta.try_emplace(t.cta, rng_.between(0, 1)).first->second;
         break;
-      default:
+      case Placement::Gpus:
         t.gpu = rng_.between(0, 1);
         t.cta = rng_.between(0, 1);
         break;

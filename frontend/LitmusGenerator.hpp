@@ -46,6 +46,10 @@ struct GeneratorOptions {
   int maxInstructions = 5;
   int maxWritesPerLocation = 4;  // stores, atoms and reds per physical location, all threads together
   int maxFenceSc = 4;            // fence.sc and membar in the whole test
+  // A bound on the explicit engine's candidate executions, estimated as the product of (writes + 1) over the
+  // reads of each location, the coherence orders of each location, the Fence-SC orders and the branch paths;
+  // an instruction that would exceed it is not drawn. The default keeps almost every test below a second.
+  double maxCandidateEstimate = 300'000;
   InstructionWeights weights;
   PlacementWeights placement;
   QuantifierWeights quantifier;

@@ -77,11 +77,14 @@ std::string memoryText(const Instruction& ins) {
 }
 
 std::string fenceText(const Instruction& ins) {
+  // The restricted and mbarrier-init fences keep their spelling, like the other Hopper-era instructions.
+  if (ins.fenceKind != FenceKind::Plain) return ins.text;
   auto fence = mnemonic([](const MnemonicInfo& row) { return row.form == InstrForm::Fence; }, "fence");
   return dotted({fence, semName(ins.sem), scopeText(ins)});
 }
 
 std::string proxyFenceText(const Instruction& ins) {
+  if (ins.fenceKind != FenceKind::Plain || ins.uniDirectional || !ins.operands.empty()) return ins.text;
   auto fence = mnemonic([](const MnemonicInfo& row) { return row.form == InstrForm::Fence; }, "fence");
   auto proxy = qualifier(QualKind::ProxyFence, [](const QualifierInfo&) { return true; }, "fence.proxy");
   return dotted({fence, proxy, ins.aliasFence ? kAliasFenceTarget : model::proxyName(ins.proxy)});
@@ -146,6 +149,7 @@ std::string threadHeader(const Thread& thread) {
                     std::to_string(thread.cta);
   if (thread.cluster)
     out += "," + std::string(model::scopeName(model::Scope::Cluster)) + " " + std::to_string(*thread.cluster);
+  if (thread.warp) out += ",warp " + std::to_string(*thread.warp);
   return out + "," + std::string(model::scopeName(model::Scope::Gpu)) + " " + std::to_string(thread.gpu);
 }
 
@@ -157,12 +161,32 @@ bool usedInCode(const Program& program, const std::string& name) {
   return false;
 }
 
+// `s @ shared cta 1, gpu 0 size 16 = 0`, `b @ mbarrier cta 0`, `tm @ tensormap = 0`, `t @ tmem cta 0 = 0`.
+std::string kindDeclaration(const Location& location) {
+  std::string kind;
+  switch (location.kind) {
+    case LocationKind::Memory: kind = location.ownerCta ? "shared" : "global"; break;
+    case LocationKind::MBarrier: kind = "mbarrier"; break;
+    case LocationKind::TensorMap: kind = "tensormap"; break;
+    case LocationKind::Tmem: kind = "tmem"; break;
+  }
+  std::string out = location.name + " @ " + kind;
+  if (location.ownerCta)
+    out += " cta " + std::to_string(*location.ownerCta) + ", gpu " + std::to_string(location.ownerGpu);
+  const int defaultSize = location.kind == LocationKind::MBarrier ? 8 : 4;
+  if (location.size != 4 && location.size != defaultSize) out += " size " + std::to_string(location.size);
+  if (location.kind != LocationKind::MBarrier) out += " = " + std::to_string(location.init);
+  return out;
+}
+
 std::vector<std::string> initEntries(const Program& program) {
   std::vector<std::string> entries;
   for (const Location& location : program.locations) {
     if (location.aliasProxy)
       entries.push_back(location.name + " @ " + std::string(model::proxyName(*location.aliasProxy)) + " aliases " +
                         location.aliasOf);
+    else if (location.kind != LocationKind::Memory || location.ownerCta || location.size != 4)
+      entries.push_back(kindDeclaration(location));
     // A location first seen in the code comes back by itself; one that lost its uses must be declared.
     else if (location.declared || !usedInCode(program, location.name))
       entries.push_back(location.name + "=" + std::to_string(location.init));
@@ -254,6 +278,34 @@ std::string instructionText(const Instruction& ins) {
     case Opcode::Branch: return branchText(ins);
     case Opcode::Goto: return gotoText(ins);
     case Opcode::Label: return ins.operands.at(0).name + ":";
+    // The Hopper-era instructions are printed as the parser normalised them: their many qualifiers are
+    // kept verbatim in `text`, which re-parses to the same instruction.
+    case Opcode::BarWarpSync:
+    case Opcode::ClusterArrive:
+    case Opcode::ClusterWait:
+    case Opcode::MbarInit:
+    case Opcode::MbarArrive:
+    case Opcode::MbarExpectTx:
+    case Opcode::MbarCompleteTx:
+    case Opcode::MbarWait:
+    case Opcode::CpAsync:
+    case Opcode::CpAsyncCommit:
+    case Opcode::CpAsyncWait:
+    case Opcode::CpAsyncMbarArrive:
+    case Opcode::BulkCopy:
+    case Opcode::StAsync:
+    case Opcode::RedAsync:
+    case Opcode::TcMma:
+    case Opcode::TcCp:
+    case Opcode::TcLd:
+    case Opcode::TcSt:
+    case Opcode::TcCommit:
+    case Opcode::TcWait:
+    case Opcode::TcFence:
+    case Opcode::WgmmaFence:
+    case Opcode::WgmmaMma:
+    case Opcode::WgmmaCommit:
+    case Opcode::WgmmaWait: return ins.text;
   }
   throw std::logic_error("LitmusWriter: unknown opcode");
 }

@@ -2,7 +2,9 @@
 // edited in memory (by the fuzzer's minimiser, by generators) become files a user can run. It prints from the
 // instruction fields, not from the text as written, so the output says what the Program means: spellings
 // that the parser maps to the same fields come back in one canonical form (`membar.gl` as `fence.sc.gpu`,
-// `fence.gpu` as `fence.acq_rel.gpu`, type suffixes dropped). Parsing the output gives an equivalent Program.
+// `fence.gpu` as `fence.acq_rel.gpu`, type suffixes dropped). The Hopper-era instructions (mbarrier, async
+// copies, tcgen05, wgmma, restricted fences) are the exception: they are printed as the parser normalised
+// them. Parsing the output gives an equivalent Program.
 #pragma once
 
 #include <string>

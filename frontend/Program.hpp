@@ -21,15 +21,58 @@ enum class Opcode : std::uint8_t {
   St,          // st/sust                   operands: address, value
   Atom,        // atom/suatom               operands: dst register, address, value [, new value for cas]
   Red,         // red/sured                 operands: address, value
-  Fence,       // fence{.sem}.scope, membar.level   no operands
-  FenceProxy,  // fence.proxy.<proxy|alias>          no operands
+  Fence,       // fence{.sem}.scope, membar.level, fence.mbarrier_init, fence.sync_restrict   no operands
+  FenceProxy,  // fence.proxy.<proxy|alias>{...}  operands: none, or the address of a ranged tensormap acquire
   BarSync,     // bar{.cta}.sync / barrier{.cta}.sync  operands: id [, thread count]
   BarArrive,   // bar{.cta}.arrive                     operands: id, thread count
+  BarWarpSync, // bar.warp.sync                        operands: member mask
+  ClusterArrive,  // barrier.cluster.arrive{.release|.relaxed}   no operands
+  ClusterWait,    // barrier.cluster.wait{.acquire}              no operands
+  MbarInit,       // mbarrier.init           operands: [m], count
+  MbarArrive,     // mbarrier.arrive / arrive_drop (drop), {.expect_tx}: state|_, [m] [, count | tx count]
+  MbarExpectTx,   // mbarrier.expect_tx      operands: [m], tx count
+  MbarCompleteTx, // mbarrier.complete_tx    operands: [m], tx count
+  MbarWait,       // mbarrier.test_wait / try_wait {.parity}: predicate, [m], token | parity
+  CpAsync,        // cp.async.ca|cg          operands: [dst], [src], size
+  CpAsyncCommit,  // cp.async{.bulk}.commit_group
+  CpAsyncWait,    // cp.async{.bulk}.wait_group{.read} N, cp.async.wait_all   operands: N (none for wait_all)
+  CpAsyncMbarArrive,  // cp.async.mbarrier.arrive{.noinc}  operands: [m]
+  BulkCopy,       // cp.async.bulk{.tensor}: operands [dst], [src] (or [tmap, src] / [tmap, dst]), size, [m]
+  StAsync,        // st.async                operands: [a], value [, [m]]
+  RedAsync,       // red.async               operands: [a], value, [m]
+  TcMma,          // tcgen05.mma             operands: [d], [a], [b]   (abstract: d := a + b)
+  TcCp,           // tcgen05.cp              operands: [d], [s]
+  TcLd,           // tcgen05.ld              operands: dst register, [t]
+  TcSt,           // tcgen05.st              operands: [t], value
+  TcCommit,       // tcgen05.commit.mbarrier::arrive::one   operands: [m]
+  TcWait,         // tcgen05.wait::ld / wait::st
+  TcFence,        // tcgen05.fence::before_thread_sync / after_thread_sync
+  WgmmaFence,     // wgmma.fence
+  WgmmaMma,       // wgmma.mma_async         operands: dst register, [a], [b]   (abstract: dst := a + b)
+  WgmmaCommit,    // wgmma.commit_group
+  WgmmaWait,      // wgmma.wait_group N      operands: N
   Local,       // register arithmetic: operands dst, sources...
   Setp,        // setp.<cmp>{.type} p, a, b
   Branch,      // conditional: `beq a, b, L` (cmp set, operands a, b, label) or `@p bra L` (predicate, label)
   Goto,        // goto L / bra L            operands: label
   Label,       // L:                        operands: label
+};
+
+/// What a fence is beyond its semantics and scope [§4.9, §4.10].
+enum class FenceKind : std::uint8_t {
+  Plain,                 // fence{.sem}.scope, membar
+  MbarrierInit,          // fence.mbarrier_init.release.cluster: covers prior mbarrier.init only
+  RestrictSharedCta,     // fence.release.sync_restrict::shared::cta.cluster (and its async::generic proxy form)
+  RestrictSharedCluster, // fence.acquire.sync_restrict::shared::cluster.cluster (and its proxy form)
+};
+
+/// How a bulk asynchronous copy moves data and completes [§4.7].
+enum class BulkKind : std::uint8_t {
+  GlobalToShared,   // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+  SharedToCluster,  // cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
+  SharedToGlobal,   // cp.async.bulk.global.shared::cta.bulk_group
+  TensorLoad,       // cp.async.bulk.tensor...shared::cluster.global...mbarrier::complete_tx::bytes [dst], [tmap, src], [m]
+  TensorStore,      // cp.async.bulk.tensor...global.shared::cta...bulk_group [tmap, dst], [src]
 };
 
 enum class Sem : std::uint8_t { Default, Weak, Relaxed, Acquire, Release, AcqRel, Sc, Volatile, Mmio };
@@ -66,27 +109,57 @@ struct Instruction {
   CmpOp cmp = CmpOp::Eq;                     // Setp, conditional Branch
   bool predicated = false;                   // `@p bra L` / `@!p bra L`: operands[0] is the predicate register
   bool negatePredicate = false;              // `@!p`
+  FenceKind fenceKind = FenceKind::Plain;    // Fence, and the release/acquire half of a FenceProxy
+  bool uniDirectional = false;               // FenceProxy: generic -> proxy only (tensormap, async::generic)
+  BulkKind bulk = BulkKind::GlobalToShared;  // BulkCopy
+  bool sink = false;                         // MbarArrive: the state goes to `_`
+  bool drop = false;                         // MbarArrive: arrive_drop
+  bool expectTx = false;                     // MbarArrive: .expect_tx
+  bool noComplete = false;                   // MbarArrive: .noComplete
+  bool parity = false;                       // MbarWait: .parity (else a token)
+  bool tryWait = false;                      // MbarWait: try_wait (else test_wait)
+  bool bulkGroup = false;                    // CpAsyncCommit/CpAsyncWait: the bulk-group form
+  bool readOnly = false;                     // CpAsyncWait: .read
+  bool waitAll = false;                      // CpAsyncWait: cp.async.wait_all
+  bool noinc = false;                        // CpAsyncMbarArrive: .noinc
+  bool afterSync = false;                    // TcFence: ::after_thread_sync (else ::before_thread_sync)
+  bool waitSt = false;                       // TcWait: ::st (else ::ld)
   std::vector<Operand> operands;
 };
 
 struct Thread {
   std::string name;  // "P0"
   int index = 0;     // position in the thread header row
-  int cta = 0;       // user-written coordinates of `P0@cta C,cluster K,gpu G`
+  int cta = 0;       // user-written coordinates of `P0@cta C,cluster K,warp W,gpu G`
   std::optional<int> cluster;  // absent: the CTA is its own cluster
+  std::optional<int> warp;     // absent: the thread is a warp of its own (litmus threads stand for warps)
   int gpu = 0;
   SourcePos pos;
   std::vector<Instruction> code;
 };
 
+/// What a location holds.
+enum class LocationKind : std::uint8_t {
+  Memory,     // plain data (global by default; in a CTA's shared memory when declared so)
+  MBarrier,   // an mbarrier object in a CTA's shared memory (8 bytes) [§4.2]
+  TensorMap,  // a tensor map (TMA descriptor) in global memory, read by TMA in the tensormap proxy [§4.7]
+  Tmem,       // a cell of a CTA's tensor memory (tcgen05) [§4.12]
+};
+
 /// A name usable as an address. `x = 0` declares a physical location with its own virtual address;
 /// `y @ generic aliases x` a new virtual address for x's physical location (an alias, §1.2); `s @ surface
 /// aliases x` the same virtual address as x, meant to be accessed through another proxy (a synonym).
+/// `s @ shared cta 1 = 0` puts a location in CTA 1's shared memory; `b @ mbarrier cta 0`, `tm @ tensormap = 0`
+/// and `t @ tmem cta 0 = 0` declare the other kinds; `size N` gives the object's size in bytes.
 struct Location {
   std::string name;
   std::int64_t init = 0;
   SourcePos pos;
-  StateSpace space = StateSpace::Unspecified;
+  StateSpace space = StateSpace::Unspecified;  // Shared for shared-memory and mbarrier locations
+  LocationKind kind = LocationKind::Memory;
+  std::optional<int> ownerCta;                 // shared memory / mbarrier / tmem: the owning CTA
+  int ownerGpu = 0;
+  int size = 4;                                // bytes (bulk copies must match their operands' sizes)
   std::optional<model::Proxy> aliasProxy;  // set for `@ <proxy> aliases <target>` declarations
   std::string aliasOf;                     // the target's name
   bool declared = true;                    // false for locations first seen in the code (initialised to 0)

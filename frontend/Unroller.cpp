@@ -2,6 +2,10 @@
 // unrolling with register liveness (which the engines use to recognise side-effect-free spin iterations).
 #include "frontend/Unroller.hpp"
 
+#include "frontend/AsyncOrder.hpp"
+#include "frontend/InstructionSemantics.hpp"
+#include "frontend/MemoryLayout.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -21,121 +25,6 @@ using model::ValueOp;
 using model::ValuePtr;
 namespace value = model::value;
 
-struct Address {
-  int vaddr;
-  int paddr;
-  bool shared;
-};
-
-// ---- the meaning of qualifiers as tags [§1.5, §1.6] ----------------------------------------------------
-
-bool isShared(StateSpace s) {
-  return s == StateSpace::Shared || s == StateSpace::SharedCta || s == StateSpace::SharedCluster;
-}
-
-// Tags of a memory access. `atomic` selects the defaults of atom/red (.relaxed.gpu); ld/st default to .weak.
-// .volatile and .mmio behave as .relaxed.sys in the model [§1.5].
-TagSet accessTags(const Instruction& in, const Address& a, bool atomic) {
-  TagSet t = tagBit(model::proxyTag(in.proxy));
-  Sem sem = in.sem == Sem::Default ? (atomic ? Sem::Relaxed : Sem::Weak) : in.sem;
-  std::optional<model::Scope> scope = in.scope;
-  if (atomic && !scope) scope = model::Scope::Gpu;
-  switch (sem) {
-    case Sem::Default:
-    case Sem::Weak: t |= tagBit(Tag::WEAK); break;
-    case Sem::Relaxed: t |= tagBit(Tag::RLX); break;
-    case Sem::Acquire: t |= tagBit(Tag::ACQ); break;
-    case Sem::Release: t |= tagBit(Tag::REL); break;
-    case Sem::AcqRel: t |= tagBit(Tag::ACQ_REL); break;
-    case Sem::Sc: t |= tagBit(Tag::SC); break;
-    case Sem::Volatile:
-      t |= tagBit(Tag::RLX) | tagBit(Tag::VOL);
-      scope = model::Scope::Sys;
-      break;
-    case Sem::Mmio:
-      t |= tagBit(Tag::RLX) | tagBit(Tag::MMIO);
-      scope = model::Scope::Sys;
-      break;
-  }
-  if (!t.test(static_cast<std::size_t>(Tag::WEAK)) && scope)
-    if (auto st = model::scopeTag(*scope)) t |= tagBit(*st);
-  t |= tagBit(isShared(in.space) || a.shared ? Tag::SHARED : Tag::GLOBAL);
-  return t;
-}
-
-// Tags of a memory fence: fence with no semantics is fence.acq_rel; membar is fence.sc [§1.5].
-TagSet fenceTags(const Instruction& in) {
-  TagSet t = tagBit(Tag::F) | tagBit(Tag::GEN);
-  switch (in.sem) {
-    case Sem::Sc: t |= tagBit(Tag::SC); break;
-    case Sem::Acquire: t |= tagBit(Tag::ACQ); break;
-    case Sem::Release: t |= tagBit(Tag::REL); break;
-    default: t |= tagBit(Tag::ACQ_REL); break;
-  }
-  if (in.scope)
-    if (auto st = model::scopeTag(*in.scope)) t |= tagBit(*st);
-  return t;
-}
-
-ValueOp localOp(LocalOp op) {
-  switch (op) {
-    case LocalOp::Mov: break;
-    case LocalOp::Add: return ValueOp::Add;
-    case LocalOp::Sub: return ValueOp::Sub;
-    case LocalOp::Mul: return ValueOp::Mul;
-    case LocalOp::Div: return ValueOp::Div;
-    case LocalOp::Rem: return ValueOp::Rem;
-    case LocalOp::And: return ValueOp::And;
-    case LocalOp::Or: return ValueOp::Or;
-    case LocalOp::Xor: return ValueOp::Xor;
-    case LocalOp::Shl: return ValueOp::Shl;
-    case LocalOp::Shr: return ValueOp::Shr;
-    case LocalOp::Min: return ValueOp::Min;
-    case LocalOp::Max: return ValueOp::Max;
-    case LocalOp::Neg: return ValueOp::Neg;
-    case LocalOp::Not: return ValueOp::Not;
-  }
-  return ValueOp::Const;  // Mov has no operator
-}
-
-ValueOp compareOp(CmpOp op) {
-  switch (op) {
-    case CmpOp::Eq: return ValueOp::Eq;
-    case CmpOp::Ne: return ValueOp::Ne;
-    case CmpOp::Lt: return ValueOp::Lt;
-    case CmpOp::Le: return ValueOp::Le;
-    case CmpOp::Gt: return ValueOp::Gt;
-    case CmpOp::Ge: return ValueOp::Ge;
-  }
-  return ValueOp::Eq;
-}
-
-// The value an atomic writes, given the value it read [§5.2 atom semantics; inc/dec wrap at the operand].
-ValuePtr atomicResult(AtomOp op, const ValuePtr& old, const ValuePtr& b, const ValuePtr& c) {
-  using value::apply;
-  switch (op) {
-    case AtomOp::Add: return apply(ValueOp::Add, {old, b});
-    case AtomOp::Sub: return apply(ValueOp::Sub, {old, b});
-    case AtomOp::Mul: return apply(ValueOp::Mul, {old, b});
-    case AtomOp::Div: return apply(ValueOp::Div, {old, b});
-    case AtomOp::And: return apply(ValueOp::And, {old, b});
-    case AtomOp::Or: return apply(ValueOp::Or, {old, b});
-    case AtomOp::Xor: return apply(ValueOp::Xor, {old, b});
-    case AtomOp::Min: return apply(ValueOp::Min, {old, b});
-    case AtomOp::Max: return apply(ValueOp::Max, {old, b});
-    case AtomOp::Exch: return b;
-    case AtomOp::Cas: return c;
-    case AtomOp::Inc:
-      return apply(ValueOp::Ite, {apply(ValueOp::Ge, {old, b}), value::constant(0),
-                                  apply(ValueOp::Add, {old, value::constant(1)})});
-    case AtomOp::Dec:
-      return apply(ValueOp::Ite, {apply(ValueOp::LOr, {apply(ValueOp::Eq, {old, value::constant(0)}),
-                                                       apply(ValueOp::Gt, {old, b})}),
-                                  b, apply(ValueOp::Sub, {old, value::constant(1)})});
-  }
-  return b;
-}
-
 // ---- control flow --------------------------------------------------------------------------------------
 
 struct Flow {
@@ -145,9 +34,9 @@ struct Flow {
 
 class ThreadUnroller {
  public:
-  ThreadUnroller(const Program& program, const Thread& thread, const std::map<std::string, Address>& addresses,
-                 int bound, EventGraph& graph, model::ThreadGraph& out)
-      : program_(program), thread_(thread), addresses_(addresses), bound_(bound), graph_(graph), out_(out) {}
+  ThreadUnroller(const Program& program, const Thread& thread, const Layout& layout, int bound, EventGraph& graph,
+                 model::ThreadGraph& out)
+      : program_(program), thread_(thread), layout_(layout), bound_(bound), graph_(graph), out_(out) {}
 
   void run() {
     collectRegisters();
@@ -242,20 +131,30 @@ class ThreadUnroller {
                                 std::to_string(thread_.code[static_cast<std::size_t>(l.header)].pos.line) + ")");
   }
 
+  // The instructions that write a register name it as their first operand.
+  static bool writesFirstOperand(const Instruction& in) {
+    switch (in.op) {
+      case Opcode::Ld:
+      case Opcode::Atom:
+      case Opcode::Local:
+      case Opcode::Setp:
+      case Opcode::MbarWait:
+      case Opcode::TcLd:
+      case Opcode::WgmmaMma: return true;
+      case Opcode::MbarArrive: return !in.sink;
+      default: return false;
+    }
+  }
+
   std::vector<int> uses(const Instruction& in) {
     std::vector<int> out;
-    const std::size_t firstSource = in.op == Opcode::Ld || in.op == Opcode::Atom || in.op == Opcode::Local ||
-                                            in.op == Opcode::Setp
-                                        ? 1
-                                        : 0;
-    for (std::size_t k = firstSource; k < in.operands.size(); ++k)
+    for (std::size_t k = writesFirstOperand(in) ? 1 : 0; k < in.operands.size(); ++k)
       if (in.operands[k].kind == Operand::Kind::Register) out.push_back(regId(in.operands[k].name));
     return out;
   }
 
   std::optional<int> def(const Instruction& in) {
-    if ((in.op == Opcode::Ld || in.op == Opcode::Atom || in.op == Opcode::Local || in.op == Opcode::Setp) &&
-        !in.operands.empty() && in.operands[0].kind == Operand::Kind::Register)
+    if (writesFirstOperand(in) && !in.operands.empty() && in.operands[0].kind == Operand::Kind::Register)
       return regId(in.operands[0].name);
     return std::nullopt;
   }
@@ -371,6 +270,8 @@ class ThreadUnroller {
       if (e.target >= 0) e.target = position[static_cast<std::size_t>(e.target)];
       return e;
     };
+    ThreadContext ctx{program_, thread_, layout_, graph_, out_, [this](const std::string& r) { return regId(r); }};
+    std::vector<AsyncRecord> records;
     for (int d : order) {
       const auto& disc = discovered_[static_cast<std::size_t>(d)];
       model::Node node;
@@ -381,112 +282,15 @@ class ThreadUnroller {
       for (std::size_t l = 0; l < out_.loops.size(); ++l)
         if (out_.loops[l].header == node.instr) node.startsIterationOf = static_cast<int>(l);
       out_.nodes.push_back(std::move(node));
-      emitInstruction(out_.nodes.back(), static_cast<int>(out_.nodes.size() - 1));
+      const int index = static_cast<int>(out_.nodes.size() - 1);
+      records.push_back(emitInstruction(ctx, index, thread_.code[static_cast<std::size_t>(out_.nodes.back().instr)]));
     }
-  }
-
-  ValuePtr operandValue(const Operand& op) {
-    return op.kind == Operand::Kind::Register ? value::reg(regId(op.name)) : value::constant(op.value);
-  }
-
-  const Address& address(const Operand& op) const { return addresses_.at(op.name); }
-
-  int addEvent(model::Node& node, int nodeIndex, TagSet tags, const Instruction& in, const Address* a) {
-    Event e;
-    e.tags = tags;
-    e.thread = thread_.index;
-    e.node = nodeIndex;
-    if (a) {
-      e.vaddr = a->vaddr;
-      e.paddr = a->paddr;
-    }
-    e.label = in.text;
-    e.pos = in.pos;
-    graph_.events.push_back(std::move(e));
-    node.events.push_back(static_cast<int>(graph_.events.size() - 1));
-    return node.events.back();
-  }
-
-  void emitInstruction(model::Node& node, int nodeIndex) {
-    const Instruction& in = thread_.code[static_cast<std::size_t>(node.instr)];
-    const auto& ops = in.operands;
-    switch (in.op) {
-      case Opcode::Ld: {
-        const Address& a = address(ops[1]);
-        const int r = addEvent(node, nodeIndex, accessTags(in, a, false) | tagBit(Tag::R), in, &a);
-        node.assigns.emplace_back(regId(ops[0].name), value::read(r));
-        break;
-      }
-      case Opcode::St: {
-        const Address& a = address(ops[0]);
-        const int w = addEvent(node, nodeIndex, accessTags(in, a, false) | tagBit(Tag::W), in, &a);
-        graph_.events[static_cast<std::size_t>(w)].value = operandValue(ops[1]);
-        break;
-      }
-      case Opcode::Atom:
-      case Opcode::Red: {
-        const bool red = in.op == Opcode::Red;
-        const Operand& addrOp = red ? ops[0] : ops[1];
-        const Address& a = address(addrOp);
-        const TagSet tags = accessTags(in, a, true);
-        const int r = addEvent(node, nodeIndex, tags | tagBit(Tag::R) | (red ? tagBit(Tag::RED) : TagSet()), in, &a);
-        const int w = addEvent(node, nodeIndex, tags | tagBit(Tag::W), in, &a);
-        const ValuePtr old = value::read(r);
-        const ValuePtr b = operandValue(red ? ops[1] : ops[2]);
-        const ValuePtr c = !red && ops.size() > 3 ? operandValue(ops[3]) : nullptr;
-        auto& we = graph_.events[static_cast<std::size_t>(w)];
-        we.value = atomicResult(in.atomOp, old, b, c);
-        // A failed compare-and-swap writes nothing: its write half exists only when the compare succeeds.
-        if (in.atomOp == AtomOp::Cas) we.existsIf = value::apply(ValueOp::Eq, {old, b});
-        if (!red) node.assigns.emplace_back(regId(ops[0].name), old);
-        break;
-      }
-      case Opcode::Fence: addEvent(node, nodeIndex, fenceTags(in), in, nullptr); break;
-      case Opcode::FenceProxy:
-        addEvent(node, nodeIndex,
-                 tagBit(Tag::PF) | (in.aliasFence ? tagBit(Tag::ALIAS) : tagBit(model::proxyTag(in.proxy))), in,
-                 nullptr);
-        break;
-      case Opcode::BarSync:
-      case Opcode::BarArrive: {
-        // bar.sync = arrive half then wait half; bar.arrive = arrive half only [§2.8].
-        std::vector<Tag> halves{Tag::BA};
-        if (in.op == Opcode::BarSync) halves.push_back(Tag::BW);
-        for (Tag h : halves) {
-          const int e = addEvent(node, nodeIndex, tagBit(h) | tagBit(Tag::GEN), in, nullptr);
-          auto& ev = graph_.events[static_cast<std::size_t>(e)];
-          ev.barrierId = operandValue(ops.at(0));
-          if (ops.size() > 1) ev.barrierCount = operandValue(ops[1]);
-        }
-        break;
-      }
-      case Opcode::Local: {
-        std::vector<ValuePtr> args;
-        for (std::size_t k = 1; k < ops.size(); ++k) args.push_back(operandValue(ops[k]));
-        node.assigns.emplace_back(regId(ops[0].name),
-                                  in.localOp == LocalOp::Mov ? args.at(0) : value::apply(localOp(in.localOp), args));
-        break;
-      }
-      case Opcode::Setp:
-        node.assigns.emplace_back(regId(ops[0].name),
-                                  value::apply(compareOp(in.cmp), {operandValue(ops[1]), operandValue(ops[2])}));
-        break;
-      case Opcode::Branch:
-        if (in.predicated) {
-          const ValuePtr p = operandValue(ops[0]);
-          node.branch = in.negatePredicate ? value::apply(ValueOp::LNot, {p}) : value::apply(ValueOp::Ne, {p, value::constant(0)});
-        } else {
-          node.branch = value::apply(compareOp(in.cmp), {operandValue(ops[0]), operandValue(ops[1])});
-        }
-        break;
-      case Opcode::Goto:
-      case Opcode::Label: break;
-    }
+    orderAsync(out_, records, graph_);
   }
 
   const Program& program_;
   const Thread& thread_;
-  const std::map<std::string, Address>& addresses_;
+  const Layout& layout_;
   int bound_;
   EventGraph& graph_;
   model::ThreadGraph& out_;
@@ -495,73 +299,6 @@ class ThreadUnroller {
   std::vector<Discovered> discovered_;
   std::deque<int> work_;
 };
-
-// Physical locations and virtual addresses from the declarations [§1.2]: an `@ generic aliases` declaration
-// is a new virtual address of the same physical location; `@ <other proxy> aliases` names the same virtual
-// address for access through another proxy.
-std::map<std::string, Address> layOutMemory(const Program& program, EventGraph& g) {
-  std::map<std::string, Address> addresses;
-  std::vector<int> primaryVaddr;
-  for (const auto& loc : program.locations) {
-    const bool shared = isShared(loc.space);
-    if (loc.aliasProxy) {
-      const Address target = addresses.at(loc.aliasOf);
-      if (*loc.aliasProxy == model::Proxy::Generic) {
-        g.virtualNames.push_back(loc.name);
-        addresses[loc.name] = {static_cast<int>(g.virtualNames.size() - 1), target.paddr, target.shared};
-      } else {
-        addresses[loc.name] = target;
-      }
-    } else {
-      g.virtualNames.push_back(loc.name);
-      g.physicalNames.push_back(loc.name);
-      g.initValues.push_back(loc.init);
-      primaryVaddr.push_back(static_cast<int>(g.virtualNames.size() - 1));
-      addresses[loc.name] = {primaryVaddr.back(), static_cast<int>(g.physicalNames.size() - 1), shared};
-    }
-    g.locationNames.emplace_back(loc.name, addresses[loc.name].paddr);
-  }
-  for (std::size_t p = 0; p < g.physicalNames.size(); ++p) {
-    Event init;
-    const bool shared = addresses.at(g.physicalNames[p]).shared;
-    init.tags = tagBit(Tag::W) | tagBit(Tag::I) | tagBit(Tag::GEN) | tagBit(shared ? Tag::SHARED : Tag::GLOBAL);
-    init.vaddr = primaryVaddr[p];
-    init.paddr = static_cast<int>(p);
-    init.value = value::constant(g.initValues[p]);
-    init.label = "init " + g.physicalNames[p] + " = " + std::to_string(g.initValues[p]);
-    g.events.push_back(std::move(init));
-  }
-  return addresses;
-}
-
-// Dense scope-tree numbering: a CTA is identified by (gpu, cta); its cluster by (gpu, cluster) when the
-// placement names one, otherwise the CTA is a cluster of its own [§1.1].
-void placeThreads(const Program& program, EventGraph& g) {
-  std::map<std::pair<int, int>, int> ctas;
-  std::map<std::pair<int, int>, int> namedClusters;
-  std::map<int, int> gpus;
-  std::map<int, int> clusterOfCta;
-  int clusters = 0;
-  for (const auto& t : program.threads) {
-    auto& tg = g.threads[static_cast<std::size_t>(t.index)];
-    tg.gpu = gpus.emplace(t.gpu, static_cast<int>(gpus.size())).first->second;
-    const auto [ctaIt, newCta] = ctas.emplace(std::pair{t.gpu, t.cta}, static_cast<int>(ctas.size()));
-    tg.cta = ctaIt->second;
-    int cluster;
-    if (t.cluster) {
-      auto [it, inserted] = namedClusters.emplace(std::pair{t.gpu, *t.cluster}, clusters);
-      if (inserted) ++clusters;
-      cluster = it->second;
-    } else {
-      cluster = newCta ? clusters++ : clusterOfCta.at(tg.cta);
-    }
-    auto [it, inserted] = clusterOfCta.emplace(tg.cta, cluster);
-    if (!inserted && it->second != cluster)
-      throw UserError(t.pos, "CTA " + std::to_string(t.cta) + " of gpu " + std::to_string(t.gpu) +
-                                 " is placed in two different clusters");
-    tg.cluster = cluster;
-  }
-}
 
 }  // namespace
 
@@ -583,16 +320,17 @@ std::set<std::pair<int, std::string>> observedRegisters(const Program& program) 
 }
 
 model::EventGraph unroll(const Program& program, const UnrollOptions& options) {
+  checkProgram(program);
   EventGraph g;
   g.name = program.name;
   g.unrollBound = options.bound;
-  const auto addresses = layOutMemory(program, g);
   g.threads.resize(program.threads.size());
   placeThreads(program, g);
+  const Layout layout = layOutMemory(program, g);
   for (const auto& t : program.threads) {
     auto& tg = g.threads[static_cast<std::size_t>(t.index)];
     tg.name = t.name;
-    ThreadUnroller(program, t, addresses, options.bound, g, tg).run();
+    ThreadUnroller(program, t, layout, options.bound, g, tg).run();
   }
   return g;
 }

@@ -24,6 +24,8 @@ struct Event {
   int paddr = -1;   // physical location (memory events)
   ValuePtr value;      // W: value written (over registers before the node and the node's reads)
   ValuePtr existsIf;   // the event happens only if this is non-zero (the write half of a cas); null = always
+  ValuePtr assume;     // the event blocks until this is non-zero (barrier.cluster.wait): executions where it is
+                       // zero do not terminate and are not executions of the program; null = never blocks
   ValuePtr barrierId;  // BA/BW: barrier id
   ValuePtr barrierCount;  // BA/BW: thread count, null when the instruction has none
   std::string label;   // the instruction as written, for reports ("st.weak x, 1")
@@ -62,6 +64,7 @@ struct LoopInfo {
 struct ThreadGraph {
   std::string name;  // "P0"
   int cta = 0;       // scope-tree instances, numbered densely across the whole test
+  int warp = 0;
   int cluster = 0;
   int gpu = 0;
   std::vector<Node> nodes;  // in a topological order; entry is nodes[0] (a thread with no code has none)
@@ -78,6 +81,10 @@ struct EventGraph {
   std::vector<std::int64_t> initValues;    // per physical location
   std::vector<std::string> virtualNames;   // one name per virtual address
   std::vector<std::pair<std::string, int>> locationNames;  // every name usable in a condition -> physical location
+  std::vector<int> ownerCta;               // per physical location: the CTA whose shared memory holds it, or -1
+  // The static order of asynchronous operations (both events must happen): issue order, the order inside one
+  // operation, and completion (accesses -> completion events -> waits that retire them) [§2.2, §2.9].
+  std::vector<std::pair<int, int>> iss, aint, adone;
   int unrollBound = 0;
 
   /// The physical location a condition name denotes, or -1.

@@ -95,6 +95,7 @@ inline constexpr std::size_t kStageCount = 5;
   X("scluster", Scluster, Static, "events of threads in the same cluster [§1.1]")                             \
   X("sgpu", Sgpu, Static, "events of threads on the same GPU [§1.1]")                                         \
   X("instr", Instr, Static, "events of the same instruction instance, including id")                          \
+  X("owner", Owner, Static, "an access to shared memory -> the events of the threads of the CTA owning it [§4.1]") \
   X("iss", Iss, Static, "issue order: an event po-before an async instruction -> that instruction's accesses [§2.2]") \
   X("aint", Aint, Static, "an async operation's read -> the write it feeds [§2.2]")                             \
   X("adone", Adone, Static, "an async operation's accesses -> its completion events; completions -> the waits that retire them [§2.2, §4]") \

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "checker/z3/SymbolicAlgebra.hpp"
+#include "model/StaticRelations.hpp"
 
 namespace ptxmm::checker::z3enc {
 
@@ -195,6 +196,8 @@ void ProgramEncoding::encodeThread(int t) {
       events_.set(ue, ex);
       for (const auto& [read, c] : s.controlling) addDep(BaseRel::Ctrl, read, e, ex && c);
       if (ev.is(Tag::R)) value_[ue] = ctx_.bv_const(("v" + std::to_string(e)).c_str(), kBits);
+      // A blocking event happens only once its condition holds (see PathEnumerator).
+      if (ev.assume) constraints_.push_back(z3::implies(ex, term(*ev.assume, s) != ctx_.bv_val(0, kBits)));
       if (ev.is(Tag::W) && ev.value) {
         value_[ue] = term(*ev.value, s);
         DepSet d;
@@ -290,29 +293,14 @@ void ProgramEncoding::encodeThread(int t) {
 
 void ProgramEncoding::encodeStatic() {
   const std::size_t n = size();
-  auto both = [&](std::size_t i, std::size_t j) { return events_.at(i) && events_.at(j); };
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& a = graph_.events[i];
+  for (std::size_t i = 0; i < n; ++i)
     for (std::size_t t = 0; t < model::kTagCount; ++t)
-      if (a.tags.test(t)) sets_[t].set(i, events_.at(i));
-    rels_[static_cast<std::size_t>(BaseRel::Id)].set(i, i, events_.at(i));
-    for (std::size_t j = 0; j < n; ++j) {
-      const auto& b = graph_.events[j];
-      if (a.paddr >= 0 && a.paddr == b.paddr) rels_[static_cast<std::size_t>(BaseRel::Loc)].set(i, j, both(i, j));
-      if (a.vaddr >= 0 && a.vaddr == b.vaddr) rels_[static_cast<std::size_t>(BaseRel::Vloc)].set(i, j, both(i, j));
-      if (a.thread < 0 || b.thread < 0) continue;
-      const auto& ta = graph_.threads[static_cast<std::size_t>(a.thread)];
-      const auto& tb = graph_.threads[static_cast<std::size_t>(b.thread)];
-      if (a.thread == b.thread) rels_[static_cast<std::size_t>(BaseRel::Int)].set(i, j, both(i, j));
-      if (ta.cta == tb.cta) rels_[static_cast<std::size_t>(BaseRel::Scta)].set(i, j, both(i, j));
-      if (ta.cluster == tb.cluster) rels_[static_cast<std::size_t>(BaseRel::Scluster)].set(i, j, both(i, j));
-      if (ta.gpu == tb.gpu) rels_[static_cast<std::size_t>(BaseRel::Sgpu)].set(i, j, both(i, j));
-      // Event ids follow a topological order of the thread's DAG, so po is id order on a path.
-      if (a.thread == b.thread && i < j) rels_[static_cast<std::size_t>(BaseRel::Po)].set(i, j, both(i, j));
-      if (a.thread == b.thread && a.node == b.node && a.is(Tag::R) && b.is(Tag::W) && a.paddr >= 0)
-        rels_[static_cast<std::size_t>(BaseRel::Rmw)].set(i, j, both(i, j));
-    }
-  }
+      if (graph_.events[i].tags.test(t)) sets_[t].set(i, events_.at(i));
+  for (BaseRel rel : model::staticRelations())
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        if (model::staticRelation(graph_, rel, static_cast<int>(i), static_cast<int>(j)))
+          rels_[static_cast<std::size_t>(rel)].set(i, j, i == j ? events_.at(i) : events_.at(i) && events_.at(j));
 }
 
 // ---- witness choices ------------------------------------------------------------------------------------------

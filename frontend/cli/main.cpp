@@ -3,17 +3,23 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <random>
 #include <thread>
 
 #include "checker/Differential.hpp"
+#include "checker/FuzzDiff.hpp"
 #include "checker/ResultPrinter.hpp"
 #include "checker/Suite.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "model/CatParser.hpp"
 #include "model/ExitCode.hpp"
+#include "validate/Validator.hpp"
 
 namespace {
 
@@ -66,16 +72,16 @@ ExitCode exitFor(const TestResult& r) {
 ExitCode run(const CommonOptions& o, const std::vector<std::string>& files, bool json) {
   const auto model = ptxmm::model::parseCatFile(o.model);
   ExitCode code = ExitCode::Ok;
-  for (const auto& f : files) {
-    const TestResult r = checkFile(model, f, o.run);
-    if (r.status == Status::Error) std::cerr << r.reason << "\n";
-    if (r.status == Status::Internal) std::cerr << "ptxmm: internal error: " << r.reason << "\n";
-    if (json)
-      std::cout << toJson(r).dump() << std::endl;
-    else if (r.status != Status::Error)
-      std::cout << toHerdText(r) << std::endl;
-    code = ptxmm::worst(code, exitFor(r));
-  }
+  for (const auto& f : files)
+    for (const TestResult& r : checkTests(model, f, o.run)) {
+      if (r.status == Status::Error) std::cerr << r.reason << "\n";
+      if (r.status == Status::Internal) std::cerr << "ptxmm: internal error: " << r.reason << "\n";
+      if (json)
+        std::cout << toJson(r).dump() << std::endl;
+      else if (r.status != Status::Error)
+        std::cout << toHerdText(r) << std::endl;
+      code = ptxmm::worst(code, exitFor(r));
+    }
   return code;
 }
 
@@ -106,8 +112,9 @@ class Progress {
   bool tty_;
 };
 
-ExitCode suite(const CommonOptions& o, const std::string& expected, std::string root, const std::string& exceptions,
-               int jobs, const std::string& shard, const std::string& report) {
+ExitCode suite(const CommonOptions& o, const std::string& expected, const std::string& nvlitmus, std::string root,
+               const std::string& exceptions, int jobs, const std::string& shard, const std::string& report) {
+  if (expected.empty() == nvlitmus.empty()) throw UsageError("suite needs --expected FILE or --nvlitmus DIR");
   const auto model = ptxmm::model::parseCatFile(o.model);
   SuiteOptions options;
   if (!shard.empty()) {
@@ -121,7 +128,11 @@ ExitCode suite(const CommonOptions& o, const std::string& expected, std::string 
     if (slash == std::string::npos || options.shards < 1 || options.shard < 1 || options.shard > options.shards)
       throw UsageError("--shard expects K/N with 1 <= K <= N, got '" + shard + "'");
   }
-  const auto expectations = shardOf(readExpectations(expected), options.shard, options.shards);
+  // An nvlitmus directory (or file) carries its expectations in its tests' permit/assert lines.
+  const auto expectations = shardOf(nvlitmus.empty() ? readExpectations(expected) : readNvLitmusExpectations(nvlitmus),
+                                    options.shard, options.shards);
+  if (!nvlitmus.empty())
+    root = std::filesystem::is_directory(nvlitmus) ? nvlitmus : std::filesystem::path(nvlitmus).parent_path().string();
   options.root = root.empty() ? std::filesystem::path(expected).parent_path().string() : root;
   options.jobs = jobs;
   options.run = o.run;
@@ -135,7 +146,7 @@ ExitCode suite(const CommonOptions& o, const std::string& expected, std::string 
     progress.report(e, done, failed);
   });
   if (!report.empty()) {
-    nlohmann::json j = {{"expectations", expected}, {"shard", std::to_string(options.shard) + "/" + std::to_string(options.shards)},
+    nlohmann::json j = {{"expectations", nvlitmus.empty() ? expected : nvlitmus}, {"shard", std::to_string(options.shard) + "/" + std::to_string(options.shards)},
                         {"passed", passed}, {"failed", failed}, {"known_differences", known}, {"tests", nlohmann::json::array()}};
     for (const auto& e : entries) {
       const char* verdict = e.verdict == Verdict::Pass ? "pass" : e.verdict == Verdict::KnownDifference ? "known-difference"
@@ -202,6 +213,76 @@ ExitCode diff(const CommonOptions& o, const std::vector<std::string>& files) {
   return code;
 }
 
+struct FuzzCommand {
+  std::string model = std::string(PTXMM_MODEL_DIR) + "/ptx.cat";
+  FuzzOptions fuzz;
+  std::optional<std::uint64_t> seed;
+};
+
+// Both engines on random tests; every difference is minimised into a reproducer file.
+ExitCode fuzzDiffCommand(FuzzCommand& o) {
+  const auto model = ptxmm::model::parseCatFile(o.model);
+  // Without --seed a fresh one is drawn; printing it first makes every run reproducible.
+  o.fuzz.seed = o.seed ? *o.seed : std::random_device{}();
+  std::cout << "fuzz-diff: seed " << o.fuzz.seed << ", " << o.fuzz.count << " tests" << std::endl;
+  const auto start = std::chrono::steady_clock::now();
+  const FuzzReport report = fuzzDiff(model, o.fuzz, [&](std::uint64_t seed, const FuzzFinding* finding, const FuzzReport& r) {
+    if (finding)
+      std::cout << "DIFF seed " << seed << ": " << finding->difference << "\n  minimal reproducer ("
+                << finding->kind << "): " << (finding->reproducer.empty() ? "not written" : finding->reproducer)
+                << std::endl;
+    const std::uint64_t done = seed - o.fuzz.seed + 1;
+    if (done % 100 == 0 && done < o.fuzz.count) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+      std::cout << done << "/" << o.fuzz.count << ": " << r.agree << " agree, " << r.differ << " differ, "
+                << r.inconclusive << " inconclusive (" << std::fixed << std::setprecision(1) << elapsed.count()
+                << " s)" << std::defaultfloat << std::endl;
+    }
+  });
+  std::cout << report.agree << " agree, " << report.differ << " differ, " << report.inconclusive << " inconclusive"
+            << std::endl;
+  return report.differ ? ExitCode::ExpectationFailed : ExitCode::Ok;
+}
+
+// `validate` (validate/Validator.hpp): runs litmus tests on a GPU and compares the histogram with the model.
+// Registers the subcommand on `app` and returns the function that runs it once parsed.
+std::function<ExitCode()> addValidateCommand(CLI::App& app, CLI::App*& cmd) {
+  struct State {
+    ptxmm::validate::ValidateOptions options;
+    std::vector<std::string> files;
+    std::string compare;
+    std::uint64_t seed = 0;
+  };
+  auto s = std::make_shared<State>();
+  s->options.modelFile = std::string(PTXMM_MODEL_DIR) + "/ptx.cat";
+  cmd = app.add_subcommand("validate", "run litmus tests on the GPU and compare the observed outcomes with the model");
+  cmd->add_option("files", s->files, "litmus files");
+  cmd->add_option("--budget", s->options.budget, "seconds of GPU time per test (and per sibling)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  auto* seed = cmd->add_option("--seed", s->seed, "seed of the parameters and layouts (default: a fresh one, printed)");
+  cmd->add_option("--out", s->options.outDir, "folder for the generated programs and their SASS (default: the temp folder)");
+  cmd->add_flag("--json", s->options.json, "one JSON object per test and line");
+  cmd->add_flag("--compile-only", s->options.compileOnly, "generate, compile and check the SASS only (no GPU needed)");
+  cmd->add_option("--params", s->options.paramsFile, "parameter space (default: validate/params/default.json)");
+  cmd->add_option("--sibling", s->options.siblingFile, "the allowed sibling of a forbidden test (one test only)");
+  cmd->add_flag("--tune", s->options.tune, "search the parameters for the most weak outcomes per second");
+  cmd->add_option("--trials", s->options.trials, "--tune: parameter sets to try")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--compare", s->compare, "re-check a stored JSON report against the current model (no GPU)");
+  cmd->add_option("--report", s->options.reportFile, "also write all tests into one JSON report");
+  cmd->add_option("--model", s->options.modelFile, "cat model file")->capture_default_str();
+  cmd->add_option("--unroll", s->options.run.unroll, "iterations of each loop per execution (model)")
+      ->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--engine", s->options.run.engine, "decision engine of the model check")
+      ->capture_default_str()->check(CLI::IsMember(engineNames()));
+  return [s, seed] {
+    if (*seed) s->options.seed = s->seed;
+    if (!s->compare.empty()) return ptxmm::validate::compareReport(s->compare, s->options);
+    if (s->files.empty()) throw UsageError("validate needs litmus files (or --compare REPORT)");
+    if (!s->options.siblingFile.empty() && s->files.size() != 1) throw UsageError("--sibling goes with exactly one test");
+    return ptxmm::validate::validateFiles(s->files, s->options);
+  };
+}
+
 void vocabulary() {
   using namespace ptxmm::model;
   std::cout << "Base sets (event tags):\n";
@@ -231,12 +312,19 @@ int main(int argc, char** argv) {
   runCmd->add_option("files", files, "litmus files")->required();
 
   CommonOptions suiteOpts;
-  std::string expected, root, exceptions;
+  std::string expected, nvlitmus, root, exceptions;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  auto* suiteCmd = app.add_subcommand("suite", "check tests against an expectations file (path,1|0[,states])");
+  auto* suiteCmd = app.add_subcommand(
+      "suite", "check tests against an expectations file (path,1|0[,states]) or nvlitmus tests against their own");
   addCommonOptions(*suiteCmd, suiteOpts);
-  suiteCmd->add_option("--expected", expected, "expectations file")->required();
-  suiteCmd->add_option("--root", root, "directory the paths are relative to (default: the file's directory)");
+  auto* expectedOpt = suiteCmd->add_option("--expected", expected, "expectations file");
+  auto* rootOpt =
+      suiteCmd->add_option("--root", root, "directory the paths are relative to (default: the file's directory)");
+  suiteCmd->add_option("--nvlitmus", nvlitmus,
+                       "instead of --expected: a directory of NVIDIA nvlitmus .test files (or one file); every table "
+                       "row is a test named FILE#ROW whose permit/assert line is the expectation")
+      ->excludes(expectedOpt)
+      ->excludes(rootOpt);
   suiteCmd->add_option("--exceptions", exceptions, "known differences, one 'path reason' per line");
   suiteCmd->add_option("-j,--jobs", jobs, "tests checked in parallel")->check(CLI::PositiveNumber);
   std::string shard, report;
@@ -257,6 +345,25 @@ int main(int argc, char** argv) {
   addCommonOptions(*diffCmd, diffOpts);
   diffCmd->add_option("files", diffFiles, "litmus files")->required();
 
+  FuzzCommand fuzzOpts;
+  fuzzOpts.fuzz.count = 1000;
+  fuzzOpts.fuzz.run.limits.timeoutSeconds = 10;
+  auto* fuzzCmd = app.add_subcommand("fuzz-diff", "run both engines on random litmus tests and minimise each difference");
+  fuzzCmd->add_option("--count", fuzzOpts.fuzz.count, "number of tests")->capture_default_str();
+  fuzzCmd->add_option("--seed", fuzzOpts.seed, "seed of the first test; test i uses seed + i (default: a random one)");
+  fuzzCmd->add_option("--out", fuzzOpts.fuzz.outDir, "directory for the minimal reproducers")->capture_default_str();
+  fuzzCmd->add_option("--model", fuzzOpts.model, "cat model file")->capture_default_str();
+  fuzzCmd->add_option("--unroll", fuzzOpts.fuzz.run.unroll, "iterations of each loop per execution")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  fuzzCmd->add_option("--timeout", fuzzOpts.fuzz.run.limits.timeoutSeconds,
+                      "seconds per test and engine before the test is inconclusive (0: none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+
+  CLI::App* validateCmd = nullptr;
+  const auto runValidate = addValidateCommand(app, validateCmd);
+
   auto* vocabCmd = app.add_subcommand("vocabulary", "print the base sets and relations a cat model can name");
 
   try {
@@ -267,9 +374,11 @@ int main(int argc, char** argv) {
   }
   try {
     if (*runCmd) return static_cast<int>(run(runOpts, files, json));
-    if (*suiteCmd) return static_cast<int>(suite(suiteOpts, expected, root, exceptions, jobs, shard, report));
+    if (*suiteCmd) return static_cast<int>(suite(suiteOpts, expected, nvlitmus, root, exceptions, jobs, shard, report));
     if (*racesCmd) return static_cast<int>(races(raceOpts, raceFiles, raceJson));
     if (*diffCmd) return static_cast<int>(diff(diffOpts, diffFiles));
+    if (*fuzzCmd) return static_cast<int>(fuzzDiffCommand(fuzzOpts));
+    if (*validateCmd) return static_cast<int>(runValidate());
     if (*vocabCmd) vocabulary();
     return 0;
   } catch (const ptxmm::model::UserError& e) {

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "frontend/InstructionTable.hpp"
+#include "frontend/litmus/HopperSyntax.hpp"
 #include "frontend/litmus/LitmusLexer.hpp"
 
 namespace ptxmm::frontend {
@@ -33,14 +34,24 @@ constexpr std::string_view kForall = "forall";
 constexpr std::string_view kLocations = "locations";
 constexpr std::string_view kTrue = "true";
 constexpr std::string_view kFalse = "false";
+constexpr std::string_view kWarp = "warp";
 
 // Deep enough for any real condition, shallow enough that the recursive descent cannot exhaust the stack.
 constexpr int kMaxConditionDepth = 500;
 // Thread numbers above this name no thread of any test; the bound keeps the conversion to int exact.
 constexpr std::uint64_t kMaxThreadNumber = 1'000'000;
 
-/// What may be written at an operand position.
+/// What may be written at an operand position (the Hopper-era instructions have a few more, HopperRole).
 enum class Role : std::uint8_t { Dst, Addr, Value, Label };
+
+// The location kinds of `NAME @ <kind> ...` declarations.
+constexpr std::pair<std::string_view, LocationKind> kLocationKinds[] = {
+    {"global", LocationKind::Memory},
+    {"shared", LocationKind::Memory},
+    {"mbarrier", LocationKind::MBarrier},
+    {"tensormap", LocationKind::TensorMap},
+    {"tmem", LocationKind::Tmem},
+};
 
 /// The operand positions of an instruction; the first `required` must be present.
 struct Signature {
@@ -73,7 +84,7 @@ using ClusterClaims = std::map<std::pair<int, int>, ClusterClaim>;  // (gpu, cta
 
 /// The placement tokens of a thread header, kept for diagnostics.
 struct PlacementTokens {
-  std::optional<Token> cta, cluster, gpu;
+  std::optional<Token> cta, cluster, warp, gpu;
 };
 
 bool isCellEnd(const Token& token) { return token.kind == TokenKind::Pipe || token.kind == TokenKind::Semi; }
@@ -183,6 +194,7 @@ class LitmusParser {
   void parseInitEntry();
   void parseRegisterInit();
   void parseAlias();
+  void parseKindDeclaration(const Token& name);
   void parseLocationInit();
   void declareLocation(Location location, const Token& name);
   // Thread header.
@@ -197,6 +209,7 @@ class LitmusParser {
   void parseCell(std::size_t column);
   Instruction parseLabel(std::size_t column);
   Instruction parseInstruction(std::size_t column);
+  void parseHopperOperands(Instruction& ins, const HopperForm& form, const std::string& written);
   std::vector<WrittenQualifier> parseQualifiers();
   void applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
                        std::vector<WrittenQualifier>& quals) const;
@@ -309,8 +322,10 @@ void LitmusParser::parseRegisterInit() {
 void LitmusParser::parseAlias() {
   Token name = take();
   take();  // '@'
+  for (const auto& [word, kind] : kLocationKinds)
+    if (isWord(peek(), word)) return parseKindDeclaration(name);
   Token proxyName = expect(TokenKind::Ident, "a proxy (" + proxyList() + ")");
-  auto proxy = model::findProxy(proxyName.text);
+  auto proxy = findAliasProxy(proxyName.text);
   if (!proxy) fail(proxyName, "unknown proxy " + describe(proxyName) + " (expected " + proxyList() + ")");
   Token keyword = take();
   if (!isWord(keyword, kAliases)) fail(keyword, "expected '" + std::string(kAliases) + "', got " + describe(keyword));
@@ -325,6 +340,43 @@ void LitmusParser::parseAlias() {
   alias.aliasProxy = proxy;
   alias.aliasOf = target.text;
   declareLocation(std::move(alias), name);
+}
+
+// `NAME @ shared cta C [, gpu G] [size N] [= V]`, `NAME @ mbarrier cta C`, `NAME @ tensormap [= V]`,
+// `NAME @ tmem cta C [= V]`, `NAME @ global [size N] [= V]`.
+void LitmusParser::parseKindDeclaration(const Token& name) {
+  Token kindWord = take();
+  Location location;
+  location.name = name.text;
+  location.pos = lexer_.pos(name);
+  for (const auto& [word, kind] : kLocationKinds)
+    if (kindWord.text == word) location.kind = kind;
+  const bool perCta = kindWord.text == "shared" || kindWord.text == "mbarrier" || kindWord.text == "tmem";
+  if (kindWord.text == "shared" || kindWord.text == "mbarrier") location.space = StateSpace::Shared;
+  if (perCta) {
+    Token cta = take();
+    if (!isWord(cta, model::scopeName(model::Scope::Cta)))
+      fail(cta, std::string(kindWord.text) + " memory belongs to a CTA: write " + location.name + " @ " +
+                    std::string(kindWord.text) + " cta C");
+    location.ownerCta = smallNumber(expect(TokenKind::Number, "a CTA number"));
+    if (accept(TokenKind::Comma)) {
+      Token gpu = take();
+      if (!isWord(gpu, model::scopeName(model::Scope::Gpu))) fail(gpu, "expected 'gpu G' after the CTA, got " + describe(gpu));
+      location.ownerGpu = smallNumber(expect(TokenKind::Number, "a GPU number"));
+    }
+  }
+  if (isWord(peek(), "size")) {
+    take();
+    Token size = expect(TokenKind::Number, "the size in bytes");
+    location.size = smallNumber(size);
+    if (location.size <= 0) fail(size, "a size must be positive");
+  }
+  if (accept(TokenKind::Assign)) {
+    if (location.kind == LocationKind::MBarrier)
+      fail(peek(), "an mbarrier object has no initial value: initialise it with mbarrier.init");
+    location.init = parseInteger();
+  }
+  declareLocation(std::move(location), name);
 }
 
 void LitmusParser::parseLocationInit() {
@@ -382,13 +434,15 @@ void LitmusParser::parseThreadDecl(ClusterClaims& claims) {
 PlacementTokens LitmusParser::parsePlacement(Thread& thread) {
   using model::Scope;
   const std::string keys = joinAlternatives({std::string(model::scopeName(Scope::Cta)),
-                                             std::string(model::scopeName(Scope::Cluster)),
+                                             std::string(model::scopeName(Scope::Cluster)), std::string(kWarp),
                                              std::string(model::scopeName(Scope::Gpu))});
   PlacementTokens tokens;
   do {
     Token key = take();
     auto level = key.kind == TokenKind::Ident ? model::findScope(key.text) : std::nullopt;
-    std::optional<Token>* slot = !level                    ? nullptr
+    const bool warp = isWord(key, kWarp);
+    std::optional<Token>* slot = warp                       ? &tokens.warp
+                                 : !level                   ? nullptr
                                  : *level == Scope::Cta     ? &tokens.cta
                                  : *level == Scope::Cluster ? &tokens.cluster
                                  : *level == Scope::Gpu     ? &tokens.gpu
@@ -398,7 +452,8 @@ PlacementTokens LitmusParser::parsePlacement(Thread& thread) {
     Token number = expect(TokenKind::Number, "a number after " + std::string(key.text));
     int value = smallNumber(number);
     *slot = number;
-    if (*level == Scope::Cta) thread.cta = value;
+    if (warp) thread.warp = value;
+    else if (*level == Scope::Cta) thread.cta = value;
     else if (*level == Scope::Cluster) thread.cluster = value;
     else thread.gpu = value;
   } while (accept(TokenKind::Comma));
@@ -476,6 +531,19 @@ Instruction LitmusParser::parseInstruction(std::size_t column) {
   }
   Token mnemonic = take();
   if (mnemonic.kind != TokenKind::Ident) fail(mnemonic, "expected an instruction, got " + describe(mnemonic));
+  std::vector<WrittenQualifier> quals = parseQualifiers();
+  std::vector<WrittenQual> written;
+  for (const auto& q : quals) written.push_back({q.spelling, lexer_.pos(q.dot)});
+  if (isHopperInstruction(mnemonic.text, written)) {
+    if (predicateAt) fail(*predicateAt, "only bra can be predicated, not " + std::string(mnemonic.text));
+    const HopperForm form = interpretHopper(mnemonic.text, lexer_.pos(mnemonic), written);
+    const model::SourcePos pos = ins.pos;
+    ins = form.ins;
+    ins.pos = pos;
+    parseHopperOperands(ins, form, joinTokens(tokens));
+    ins.text = joinTokens(tokens);
+    return ins;
+  }
   const MnemonicInfo* info = findMnemonic(mnemonic.text);
   if (!info) fail(mnemonic, "unknown instruction '" + std::string(mnemonic.text) + "'");
   if (predicateAt && info->form != InstrForm::Bra)
@@ -484,7 +552,6 @@ Instruction LitmusParser::parseInstruction(std::size_t column) {
   ins.proxy = info->proxy;
   ins.localOp = info->localOp;
   ins.cmp = info->cmp;
-  std::vector<WrittenQualifier> quals = parseQualifiers();
   applyQualifiers(ins, *info, mnemonic, quals);
   if (predicateAt) {
     ins.op = Opcode::Branch;
@@ -624,6 +691,50 @@ void LitmusParser::parseOperands(Instruction& ins, const MnemonicInfo& info, con
   }
   if (peek().kind == TokenKind::Comma || (sig.roles.empty() && !isCellEnd(peek())))
     fail(peek(), "too many operands: " + arityText(written, sig));
+}
+
+void LitmusParser::parseHopperOperands(Instruction& ins, const HopperForm& form, const std::string& written) {
+  const std::string arity = written + " takes " + std::to_string(form.required) +
+                            (form.required == form.roles.size() ? "" : " or " + std::to_string(form.roles.size())) +
+                            " operands";
+  for (std::size_t i = 0; i < form.roles.size(); ++i) {
+    if (i > 0) {
+      if (i >= form.required && isCellEnd(peek())) break;
+      if (!accept(TokenKind::Comma)) fail(peek(), "expected ',' between operands, got " + describe(peek()));
+    }
+    if (isCellEnd(peek())) fail(peek(), "missing operand: " + arity);
+    switch (form.roles[i]) {
+      case HopperRole::Dst: ins.operands.push_back(parseRegister("a destination register")); break;
+      case HopperRole::DstOrSink:
+        if (isWord(peek(), "_")) {
+          ins.sink = true;
+          ins.operands.push_back({Operand::Kind::Immediate, "_", 0, lexer_.pos(take())});
+        } else {
+          ins.operands.push_back(parseRegister("a destination register or _"));
+        }
+        break;
+      case HopperRole::Addr: ins.operands.push_back(parseAddress()); break;
+      case HopperRole::AddrPair: {
+        expect(TokenKind::LBracket, "'[' before a tensor map and the location it stands for");
+        for (int k = 0; k < 2; ++k) {
+          if (k) expect(TokenKind::Comma, "',' between the tensor map and the location");
+          Token name = expect(TokenKind::Ident, k ? "the location the tensor map stands for" : "a tensor map");
+          useLocation(name);
+          ins.operands.push_back({Operand::Kind::Location, std::string(name.text), 0, lexer_.pos(name)});
+        }
+        expect(TokenKind::RBracket, "']' after the tensor map operand");
+        break;
+      }
+      case HopperRole::Value: ins.operands.push_back(parseValue()); break;
+      case HopperRole::Count: {
+        model::SourcePos pos = lexer_.pos(peek());
+        ins.operands.push_back({Operand::Kind::Immediate, {}, parseInteger(), std::move(pos)});
+        break;
+      }
+    }
+  }
+  if (peek().kind == TokenKind::Comma || (form.roles.empty() && !isCellEnd(peek())))
+    fail(peek(), "too many operands: " + arity);
 }
 
 Operand LitmusParser::parseOperand(Role role, std::size_t column) {

@@ -592,9 +592,9 @@ TEST_CASE("instruction errors name the offending token", "[frontend][litmus]") {
   requireCodeError("fence", "fence", "fence needs a scope");
   requireCodeError("membar.gpu", ".gpu", "qualifier '.gpu' is not allowed on membar");
   requireCodeError("membar", "membar", "membar needs a scope (.cta, .sys or .gl)");
-  requireCodeError("fence.proxy.async", ".async", "fence.proxy.async is not supported yet");
-  requireCodeError("fence.proxy.tensormap::generic.release.gpu", ".tensormap",
-                   "fence.proxy.tensormap::generic.release.gpu is not supported yet");
+  requireCodeError("fence.proxy.tensormap", ".tensormap", "fence.proxy.tensormap is not supported yet");
+  requireCodeError("fence.proxy.tensormap::generic.gpu", "fence", "fence needs .release or .acquire");
+  requireCodeError("fence.proxy.async.local", ".local", "qualifier '.local' is not allowed on fence here");
   requireCodeError("fence.proxy", ".proxy", "fence.proxy needs a target (.alias, .surface, .texture or .constant)");
   requireCodeError("fence.sc.proxy.alias", ".proxy", "'.proxy' must come right after fence");
   requireCodeError("bar.red.popc.u32 r0, 0, p", ".red", "bar.red is not supported yet");
@@ -654,7 +654,7 @@ TEST_CASE("header, init and placement errors", "[frontend][litmus]") {
   requireError("PTX t\n{}\n P0 | P1@cta 0,gpu 0 ;", 3, 2, "thread P0 needs a placement: write P0@cta C,gpu G");
   requireError("PTX t\n{}\n P1@cta 0,gpu 0 ;", 3, 2, "thread header 'P1' in column 0: expected P0");
   requireError("PTX t\n{}\n P0@cta 0 ;", 3, 2, "thread P0 needs a cta and a gpu");
-  requireError("PTX t\n{}\n P0@cta 0,sys 0,gpu 0 ;", 3, 11, "expected cta, cluster or gpu in the placement of P0");
+  requireError("PTX t\n{}\n P0@cta 0,sys 0,gpu 0 ;", 3, 11, "expected cta, cluster, warp or gpu in the placement of P0");
   requireError("PTX t\n{}\n P0@cta 0,cta 1,gpu 0 ;", 3, 11, "cta is given twice in the placement of P0");
   requireError("PTX t\n{}\n P0@cta 0,cluster 1,gpu 0 | P1@cta 0,cluster 2,gpu 0 ;", 3, 46,
                "P1 puts cta 0 of gpu 0 in cluster 2, but P0 puts it in cluster 1");

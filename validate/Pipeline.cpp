@@ -1,0 +1,113 @@
+// Model check and harness build (Pipeline.hpp).
+#include "validate/Pipeline.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "frontend/Unroller.hpp"
+#include "validate/CudaGenerator.hpp"
+#include "validate/PtxForm.hpp"
+#include "validate/SassChecker.hpp"
+
+namespace fs = std::filesystem;
+
+namespace ptxmm::validate {
+
+bool ModelCheck::satisfies(const Values& values) const {
+  return !program.condition.expr || checker::satisfies(*program.condition.expr, observed, values);
+}
+
+bool ModelCheck::target(const Values& values) const {
+  return view.quantifier == frontend::Condition::Quantifier::Forall ? !satisfies(values) : satisfies(values);
+}
+
+bool ModelCheck::allowsTarget() const {
+  return std::any_of(view.allowed.begin(), view.allowed.end(), [&](const Values& v) { return target(v); });
+}
+
+bool ModelCheck::forbidsTarget() const { return view.complete && !allowsTarget(); }
+
+ModelCheck checkModel(const model::CatModel& model, const frontend::Program& program, const checker::RunOptions& options) {
+  ModelCheck m;
+  m.program = program;
+  const model::EventGraph graph = frontend::unroll(program, {options.unroll});
+  m.result = checker::makeEngine(model, options)->run(program, graph);
+  m.observed = checker::observedKeys(program, graph);
+  m.view.keys = m.result.keys;
+  for (const auto& s : m.result.states) m.view.allowed.push_back(s.values);
+  m.view.complete = m.result.status == checker::Status::Ok;
+  m.view.status = m.view.complete ? "ok" : m.result.reason;
+  m.view.quantifier = program.condition.quantifier;
+  m.view.conditionText = program.condition.text;
+  // The predicate reads values by key position; both lists come from observedKeys, so they must agree.
+  for (std::size_t k = 0; k < m.observed.size() && k < m.view.keys.size(); ++k)
+    if (m.observed[k].display != m.view.keys[k])
+      throw std::logic_error("the engine's keys and observedKeys disagree at " + m.view.keys[k]);
+  return m;
+}
+
+std::string safeName(const std::string& name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' ? c : '_';
+  return out.empty() ? "test" : out;
+}
+
+std::vector<ExpectedInstruction> expectedInstructions(const HardwareTest& hw, int r) {
+  const HwRole& role = hw.roles[static_cast<std::size_t>(r)];
+  const auto& code = hw.program.threads[static_cast<std::size_t>(role.thread)].code;
+  std::vector<ExpectedInstruction> out;
+  std::size_t access = 0;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const auto& in = code[i];
+    int width = 8;
+    if (access < role.accesses.size() && role.accesses[access].instr == static_cast<int>(i))
+      width = hw.locations[static_cast<std::size_t>(role.accesses[access++].location)].width;
+    const auto count = role.barrierCount.find(static_cast<int>(i));
+    const auto sass = expectedSass(ptxForm(in, width, count == role.barrierCount.end() ? 0 : count->second));
+    if (sass) out.push_back({in.text, in.pos, *sass, role.inLoop[i]});
+  }
+  return out;
+}
+
+Build buildHarness(const HardwareTest& hw, const ModelView& model, const Toolchain& tc, const std::string& dir) {
+  Build b;
+  b.dir = dir;
+  fs::create_directories(dir);
+  const std::string cu = dir + "/test.cu";
+  b.binary = dir + "/test";
+  GeneratorInput input;
+  input.test = &hw;
+  input.allowed = model.allowed;
+  input.modelKnown = model.complete;
+  std::ofstream(cu) << generateCuda(input);
+  if (const auto error = compileCuda(tc, cu, b.binary))
+    throw ToolFailure("nvcc failed on the generated program " + cu + ":\n" + *error);
+  std::string problem;
+  const auto listing = disassemble(tc, b.binary, problem);
+  if (!listing) throw ToolFailure(problem);
+  std::ofstream(dir + "/test.sass") << *listing;
+  b.sassHash = fnv1a(*listing);
+  const auto functions = parseSass(*listing);
+  std::vector<std::string> problems;
+  for (std::size_t r = 0; r < hw.roles.size(); ++r) {
+    const std::string who = hw.program.threads[static_cast<std::size_t>(hw.roles[r].thread)].name;
+    const SassFunction* f = findFunction(functions, roleFunctionName(static_cast<int>(r)));
+    if (!f) {
+      problems.push_back(who + ": its function " + roleFunctionName(static_cast<int>(r)) + " is not in the SASS (inlined or removed)");
+      continue;
+    }
+    const SassVerdict v = checkRole(*f, expectedInstructions(hw, static_cast<int>(r)), who);
+    problems.insert(problems.end(), v.problems.begin(), v.problems.end());
+    b.notes.insert(b.notes.end(), v.notes.begin(), v.notes.end());
+    b.anchors += v.anchors;
+  }
+  if (!problems.empty()) {
+    std::string text = "the SASS of the compiled test does not execute the litmus code (" + dir + "/test.sass):";
+    for (const auto& p : problems) text += "\n  " + p;
+    throw SassRefusal(text);
+  }
+  return b;
+}
+
+}  // namespace ptxmm::validate

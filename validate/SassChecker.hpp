@@ -1,0 +1,55 @@
+// Reads `cuobjdump -sass` output and checks each role function against the expectation of its litmus code: the
+// memory instructions (and CTA barriers) appear in program order, one per litmus access, each with the expected
+// opcode, operation, width and .STRONG level, none missing and none extra; the MEMBAR of every release half and
+// fence and the CCTL.IVALL of every acquire half sit between the right neighbours; accesses inside litmus loops
+// are inside SASS loops and no others are; and no warp-collective instruction (the signature of aggregated
+// atomics) appears. A test that fails any of this is refused: its hardware run would not execute the litmus test.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/Diagnostic.hpp"
+#include "validate/SassExpectation.hpp"
+
+namespace ptxmm::validate {
+
+struct SassInstruction {
+  unsigned address = 0;
+  std::string predicate;              // "@P0", "@!PT", ... or empty
+  std::string opcode;                 // "LDG.E.64.STRONG.GPU"
+  std::string base;                   // "LDG"
+  std::vector<std::string> modifiers; // {"E", "64", "STRONG", "GPU"}
+  std::string operands;               // "R4, desc[UR4][R6.64]"
+};
+
+struct SassFunction {
+  std::string name;  // without cuobjdump's "$N" suffix
+  std::vector<SassInstruction> code;
+};
+
+/// The functions of a `cuobjdump -sass` listing, in listing order.
+std::vector<SassFunction> parseSass(const std::string& listing);
+
+/// The function named `name`, or nullptr.
+const SassFunction* findFunction(const std::vector<SassFunction>& functions, const std::string& name);
+
+/// One litmus instruction with SASS of its own, in program order.
+struct ExpectedInstruction {
+  std::string text;  // the litmus instruction as written
+  model::SourcePos pos;
+  SassExpectation sass;
+  bool inLoop = false;
+};
+
+struct SassVerdict {
+  std::vector<std::string> problems;  // any problem refuses the test
+  std::vector<std::string> notes;     // facts worth reporting (extra fences: they only strengthen)
+  int anchors = 0;                    // memory instructions and barriers verified
+  bool ok() const { return problems.empty(); }
+};
+
+/// Checks one role function; `who` names the role in messages ("P1").
+SassVerdict checkRole(const SassFunction& function, const std::vector<ExpectedInstruction>& expected, const std::string& who);
+
+}  // namespace ptxmm::validate

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Run here, before a device call: copies the built ptxmm (stripped) and the libz3 it links into .tools/device/,
+# the folder the device call carries (the device machine has CUDA but no Z3). Usage: validate/device/prepare.sh
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$root/build/frontend/cli/ptxmm
+[ -x "$bin" ] || { echo "build ptxmm first (make build): $bin is missing" >&2; exit 2; }
+dest=$root/.tools/device
+rm -rf "$dest"
+mkdir -p "$dest/bin" "$dest/lib"
+strip -o "$dest/bin/ptxmm" "$bin"
+z3=$(ldd "$bin" | awk '/libz3/ {print $3}')
+[ -n "$z3" ] || { echo "ptxmm does not link libz3?" >&2; exit 2; }
+cp -L "$z3" "$dest/lib/"
+du -sh "$dest"

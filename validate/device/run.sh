@@ -1,0 +1,23 @@
+#!/bin/sh
+# Runs on the device machine, from the repository root: `ptxmm validate` on the given litmus files with BUDGET
+# seconds per test, writing into $OUT the text report (h100.txt), the JSON report (h100.json, one object per test
+# as `--json` prints them, with the environment), nvidia-smi's view of the GPU, and the generated programs with
+# their SASS (work.tar.gz). Needs .tools/device/ from validate/device/prepare.sh (carried with the call).
+# Usage: validate/device/run.sh BUDGET [ptxmm validate options...] FILE...
+set -u
+[ $# -ge 2 ] || { echo "usage: $0 BUDGET [options] FILE..." >&2; exit 2; }
+budget=$1
+shift
+tools=.tools/device
+out=${OUT:-/tmp/ptxmm-out}
+work=/tmp/ptxmm-work
+mkdir -p "$out" "$work"
+export LD_LIBRARY_PATH="$PWD/$tools/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv >"$out/gpu.csv" 2>&1
+"$tools/bin/ptxmm" validate --model model/cat/ptx.cat --budget "$budget" --out "$work" --report "$out/h100.json" "$@" \
+  >"$out/h100.txt" 2>"$out/stderr.txt"
+rc=$?
+tar -czf "$out/work.tar.gz" -C "$work" . 2>/dev/null
+cat "$out/h100.txt" "$out/stderr.txt"
+echo "ptxmm validate exit code: $rc"
+exit $rc
