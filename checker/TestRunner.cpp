@@ -56,6 +56,17 @@ void describeExplanation(const model::CatModel& model, const model::EventGraph& 
   }
 }
 
+bool usesMbarriers(const frontend::Program& program) {
+  for (const auto& t : program.threads)
+    for (const auto& in : t.code)
+      if (in.op == frontend::Opcode::MbarArrive || in.op == frontend::Opcode::MbarWait ||
+          in.op == frontend::Opcode::MbarCompleteTx || in.op == frontend::Opcode::TcCommit ||
+          in.op == frontend::Opcode::BulkCopy || in.op == frontend::Opcode::StAsync ||
+          in.op == frontend::Opcode::RedAsync || in.op == frontend::Opcode::CpAsyncMbarArrive)
+        return true;
+  return false;
+}
+
 std::string fileStem(const std::string& name) {
   std::string out;
   for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' ? c : '_';
@@ -162,6 +173,15 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
       z3.listStates = false;
       z3.explain = true;
       result.explanation = Z3Engine(model, options.limits, z3).run(program, graph).explanation;
+    }
+    if (options.otherMbarrierReading && result.status == Status::Ok && usesMbarriers(program)) {
+      Z3Options z3 = options.z3;
+      z3.listStates = false;
+      const TestResult other = Z3Engine(*options.otherMbarrierReading, options.limits, z3).run(program, graph);
+      if (other.status == Status::Ok && other.holds != result.holds)
+        result.notes.push_back("the verdict depends on reading A6 (mbarrier scopes): under the " +
+                               options.otherMbarrierName + " reading the condition's claim " +
+                               (other.holds ? "holds" : "does not hold"));
     }
     if (!options.explain && options.graphDir.empty()) return result;
     const Paths paths = allPaths(graph);

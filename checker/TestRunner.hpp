@@ -24,6 +24,10 @@ struct RunOptions {
   EngineOptions limits;
   Z3Options z3;
   bool explain = false;
+  // Reading A6 (spec §8): when set, a test with mbarrier operations is also decided under this other reading
+  // of mbarrier scopes, and a note says when the verdict depends on it.
+  const model::CatModel* otherMbarrierReading = nullptr;
+  std::string otherMbarrierName;
   std::string graphDir;  // write DOT (and SVG when Graphviz is installed) files here; empty: none
   Show show = Show::Witness;
 };

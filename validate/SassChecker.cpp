@@ -2,6 +2,7 @@
 #include "validate/SassChecker.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>

@@ -32,12 +32,32 @@ struct UsageError : std::runtime_error {
 };
 
 struct CommonOptions {
-  std::string model = std::string(PTXMM_MODEL_DIR) + "/ptx.cat";
+  std::string model;        // --model; empty: the bundled model for the --mbarrier reading
+  std::string mbarrier = "strict";
   RunOptions run;
 };
 
+// The bundled model of each reading of A6 (mbarrier scopes).
+std::string bundledModel(const std::string& reading) {
+  return std::string(PTXMM_MODEL_DIR) + (reading == "lenient" ? "/ptx-mbarrier-lenient.cat" : "/ptx.cat");
+}
+
+// Loads the model to use; with the bundled model, also the other reading of A6, so a verdict that depends on
+// it is reported (RunOptions::otherMbarrierReading).
+ptxmm::model::CatModel loadModel(CommonOptions& o, std::optional<ptxmm::model::CatModel>& other) {
+  if (!o.model.empty()) return ptxmm::model::parseCatFile(o.model);
+  const std::string otherReading = o.mbarrier == "lenient" ? "strict" : "lenient";
+  other = ptxmm::model::parseCatFile(bundledModel(otherReading));
+  o.run.otherMbarrierReading = &*other;
+  o.run.otherMbarrierName = otherReading;
+  return ptxmm::model::parseCatFile(bundledModel(o.mbarrier));
+}
+
 void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
-  cmd.add_option("--model", o.model, "cat model file")->capture_default_str();
+  cmd.add_option("--model", o.model, "cat model file (default: the bundled PTX model, model/cat/ptx.cat)");
+  cmd.add_option("--mbarrier", o.mbarrier, "reading A6 of mbarrier scopes for the bundled model: strict or lenient")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"strict", "lenient"}));
   cmd.add_option("--unroll", o.run.unroll, "iterations of each loop per execution")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd.add_option("--engine", o.run.engine, "decision engine")->capture_default_str()->check(CLI::IsMember(engineNames()));
   cmd.add_option("--timeout", o.run.limits.timeoutSeconds, "seconds per test before the verdict is UNKNOWN (0: none)")
@@ -69,8 +89,9 @@ ExitCode exitFor(const TestResult& r) {
   return ExitCode::InternalError;
 }
 
-ExitCode run(const CommonOptions& o, const std::vector<std::string>& files, bool json) {
-  const auto model = ptxmm::model::parseCatFile(o.model);
+ExitCode run(CommonOptions o, const std::vector<std::string>& files, bool json) {
+  std::optional<ptxmm::model::CatModel> other;
+  const auto model = loadModel(o, other);
   ExitCode code = ExitCode::Ok;
   for (const auto& f : files)
     for (const TestResult& r : checkTests(model, f, o.run)) {
@@ -112,10 +133,11 @@ class Progress {
   bool tty_;
 };
 
-ExitCode suite(const CommonOptions& o, const std::string& expected, const std::string& nvlitmus, std::string root,
+ExitCode suite(CommonOptions o, const std::string& expected, const std::string& nvlitmus, std::string root,
                const std::string& exceptions, int jobs, const std::string& shard, const std::string& report) {
   if (expected.empty() == nvlitmus.empty()) throw UsageError("suite needs --expected FILE or --nvlitmus DIR");
-  const auto model = ptxmm::model::parseCatFile(o.model);
+  std::optional<ptxmm::model::CatModel> other;
+  const auto model = loadModel(o, other);
   SuiteOptions options;
   if (!shard.empty()) {
     const auto slash = shard.find('/');
@@ -165,7 +187,8 @@ ExitCode suite(const CommonOptions& o, const std::string& expected, const std::s
 // Race reports only: 0 when every file is race-free, 1 when some file has a race.
 ExitCode races(CommonOptions o, const std::vector<std::string>& files, bool json) {
   o.run.limits.races = true;
-  const auto model = ptxmm::model::parseCatFile(o.model);
+  std::optional<ptxmm::model::CatModel> other;
+  const auto model = loadModel(o, other);
   ExitCode code = ExitCode::Ok;
   for (const auto& f : files) {
     const TestResult r = checkFile(model, f, o.run);
@@ -191,8 +214,9 @@ ExitCode races(CommonOptions o, const std::vector<std::string>& files, bool json
 }
 
 // Both engines on each file; any difference is a bug in one of them.
-ExitCode diff(const CommonOptions& o, const std::vector<std::string>& files) {
-  const auto model = ptxmm::model::parseCatFile(o.model);
+ExitCode diff(CommonOptions o, const std::vector<std::string>& files) {
+  std::optional<ptxmm::model::CatModel> other;
+  const auto model = loadModel(o, other);
   ExitCode code = ExitCode::Ok;
   std::size_t same = 0, different = 0, inconclusive = 0;
   for (const auto& f : files) {

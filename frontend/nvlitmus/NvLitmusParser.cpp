@@ -384,20 +384,23 @@ CondPtr makeNode(CondExpr::Kind kind, model::SourcePos pos, CondPtr a = nullptr,
   return node;
 }
 
-/// One test's text to a Program, its verdict word and its assertion name.
+/// What one test's text says.
+struct ParsedTest {
+  Program program;
+  bool permit = true;  // permit (exists) or assert (forall)
+  std::string label;   // the name after `as`, empty when none
+};
+
+/// One test's text to a ParsedTest.
 class TestParser {
  public:
   TestParser(const MappedText& source, const std::string& file) : lexer_(source, file), file_(file) {
-    program_.arch = "PTX";
-    program_.file = file;
+    out_.program.arch = "PTX";
+    out_.program.file = file;
   }
 
   /// Parses the whole test.
-  void parse();
-
-  Program program_;
-  bool permit_ = true;   // permit (exists) or assert (forall)
-  std::string label_;    // the name after `as`, empty when none
+  ParsedTest parse();
 
  private:
   /// Copies every token taken while alive into `into`: the text of an instruction or a condition.
@@ -456,6 +459,8 @@ class TestParser {
   [[noreturn]] void fail(const Token& token, const std::string& message) const { fail(pos(token), message); }
   [[noreturn]] void fail(const model::SourcePos& at, const std::string& message) const { throw UserError(at, message); }
 
+  ParsedTest out_;
+  Program& program_ = out_.program;
   Lexer lexer_;
   const std::string& file_;
   std::unordered_map<std::string, std::size_t> locationIndex_;
@@ -463,7 +468,7 @@ class TestParser {
   std::vector<Token>* recording_ = nullptr;
 };
 
-void TestParser::parse() {
+ParsedTest TestParser::parse() {
   while (!isVerdict(peek())) {
     const Token& first = peek();
     if (first.kind == Tok::Dot) {
@@ -478,6 +483,7 @@ void TestParser::parse() {
     }
   }
   parseVerdict();
+  return std::move(out_);
 }
 
 // ------------------------------------------------------------------------------------------- declarations
@@ -814,9 +820,9 @@ Operand TestParser::parseValue(const Thread& thread) {
 
 void TestParser::parseVerdict() {
   const Token word = take();
-  permit_ = word.text == kPermit;
+  out_.permit = word.text == kPermit;
   Condition& condition = program_.condition;
-  condition.quantifier = permit_ ? Condition::Quantifier::Exists : Condition::Quantifier::Forall;
+  condition.quantifier = out_.permit ? Condition::Quantifier::Exists : Condition::Quantifier::Forall;
   condition.pos = pos(word);
   std::vector<Token> tokens;
   {
@@ -826,7 +832,7 @@ void TestParser::parseVerdict() {
   condition.text = joinTokens(tokens);
   if (isWord(peek(), kAs)) {
     take();
-    label_ = expect(Tok::Ident, "the name of the " + std::string(word.text) + " after '" + std::string(kAs) + "'").text;
+    out_.label = expect(Tok::Ident, "the name of the " + std::string(word.text) + " after '" + std::string(kAs) + "'").text;
   }
   accept(Tok::Semi);
   if (peek().kind != Tok::End)
@@ -965,18 +971,17 @@ const Location* TestParser::findLocation(std::string_view name) const {
 // --------------------------------------------------------------------------------------------- whole file
 
 NvLitmusTest parseTest(const MappedText& source, const std::string& file, const std::string& name, const Row* row) {
-  TestParser parser(source, file);
-  parser.parse();
+  ParsedTest parsed = TestParser(source, file).parse();
   NvLitmusTest test;
-  test.program = std::move(parser.program_);
+  test.program = std::move(parsed.program);
   test.program.name = name;
   test.row = row ? row->index : 0;
   const Condition& condition = test.program.condition;
   const std::string text = condition.text.starts_with('(') && condition.text.ends_with(')')
                                ? condition.text
                                : "(" + condition.text + ")";
-  test.expectation = std::string(parser.permit_ ? kPermit : kAssert) + (parser.label_.empty() ? "" : " " + parser.label_) +
-                     ": " + text + (parser.permit_ ? " is reachable" : " always holds");
+  test.expectation = std::string(parsed.permit ? kPermit : kAssert) + (parsed.label.empty() ? "" : " " + parsed.label) +
+                     ": " + text + (parsed.permit ? " is reachable" : " always holds");
   if (row) test.program.descriptions.push_back("row " + std::to_string(row->index) + ": " + std::string(trimmed(row->line.text)));
   test.program.descriptions.push_back(test.expectation);
   return test;
