@@ -16,10 +16,10 @@ using Generation = std::vector<const Arrival*>;
 using Assignment = std::vector<Generation>;  // complete generations of one barrier
 
 struct BarrierKey {
-  int cta;
+  int domain;
   std::int64_t id;
   std::optional<std::int64_t> count;
-  bool operator<(const BarrierKey& o) const { return std::tie(cta, id, count) < std::tie(o.cta, o.id, o.count); }
+  bool operator<(const BarrierKey& o) const { return std::tie(domain, id, count) < std::tie(o.domain, o.id, o.count); }
 };
 
 // A leftover (incomplete) generation is harmless only if nobody in it waits and no thread appears twice.
@@ -77,7 +77,7 @@ std::vector<Assignment> participantGenerations(const std::map<int, std::vector<c
 
 std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n) {
   std::map<BarrierKey, std::map<int, std::vector<const Arrival*>>> barriers;
-  for (const auto& a : arrivals) barriers[{a.cta, a.id, a.count}][a.thread].push_back(&a);
+  for (const auto& a : arrivals) barriers[{a.domain, a.id, a.count}][a.thread].push_back(&a);
 
   std::vector<model::BitMatrix> result{model::BitMatrix(n)};
   for (const auto& [key, perThread] : barriers) {

@@ -1,5 +1,6 @@
 // Barrier generations for the explicit engine [§2.8, §4.4, A20]: which arrivals of a CTA barrier complete
-// together. A barrier is identified by (CTA, id, thread count); litmus threads stand for warps (arrival is per
+// together. A barrier is identified by (domain, id, thread count), the domain being the CTA (bar.sync/arrive) or
+// the warp (bar.warp.sync, whose id is its member mask); litmus threads stand for warps (arrival is per
 // warp). With a thread count that is a positive multiple of the warp size, a generation is any count/32
 // arrivals of distinct threads, in each thread's program order. Otherwise (no count — "all threads of the
 // CTA" — or the corpus's small counts that only label the barrier) the participants are the threads of the
@@ -20,7 +21,7 @@ struct Arrival {
   std::size_t arrive;                  // candidate index of the arrive half
   std::optional<std::size_t> wait;     // candidate index of the wait half of the same instruction (bar.sync)
   int thread;
-  int cta;
+  int domain;                          // EventGraph::barrierDomain
   std::int64_t id;
   std::optional<std::int64_t> count;
 };

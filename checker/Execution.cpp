@@ -117,7 +117,7 @@ std::optional<std::vector<Arrival>> Execution::arrivals() const {
       std::optional<std::int64_t> count;
       if (b.count) count = evaluate(b.count);
       if (!id || (b.count && !count)) return std::nullopt;
-      Arrival a{*local(b.event), std::nullopt, e.thread, g_.threads[static_cast<std::size_t>(e.thread)].cta, *id, count};
+      Arrival a{*local(b.event), std::nullopt, e.thread, g_.barrierDomain(e), *id, count};
       for (const auto& w : path->barriers) {
         const auto& we = g_.events[static_cast<std::size_t>(w.event)];
         if (we.node == e.node && we.is(Tag::BW)) a.wait = *local(w.event);

@@ -185,6 +185,17 @@ class Emitter {
   int completeTx(const Operand& mbarOperand, std::int64_t bytes);
   // The implicit async->generic proxy fence that follows completion [§2.10]: accesses -> fence.
   int implicitFence(const std::vector<int>& accesses);
+  // An asynchronous read-modify-write: its two halves are not in po, so the read is ordered before the write
+  // inside the operation (aint) [§2.2, A10]; `next` gives the written value from the value read. Returns the read;
+  // the write half is the next event.
+  template <class Next>
+  int asyncRmw(TagSet tags, const Address& a, Next next) {
+    const int r = addEvent(tags | tagBit(Tag::AS) | tagBit(Tag::R), &a);
+    const int w = addEvent(tags | tagBit(Tag::AS) | tagBit(Tag::W), &a);
+    event(w).value = next(value::read(r));
+    order(ctx_.graph.aint, r, w);
+    return r;
+  }
 
   ThreadContext& ctx_;
   model::Node& node_;
@@ -419,12 +430,10 @@ void Emitter::mbarrierOp(AsyncRecord&) {
 
 int Emitter::completeTx(const Operand& mbarOperand, std::int64_t bytes) {
   const Address& m = address(mbarOperand, Needs::MBarrier, StateSpace::SharedCluster);
-  const TagSet tags = tagBit(Tag::MB) | tagBit(Tag::GEN) | tagBit(Tag::AS) | tagBit(Tag::REL) | tagBit(Tag::CLUSTER);
-  const int r = addEvent(tags | tagBit(Tag::R), &m);
-  const ValuePtr old = value::read(r);
-  event(addEvent(tags | tagBit(Tag::W), &m)).value =
-      mbar::settle(mbar::phase(old), mbar::pending(old), mbar::expected(old), op(ValueOp::Sub, mbar::tx(old), k(bytes)));
-  return r;
+  const TagSet tags = tagBit(Tag::MB) | tagBit(Tag::GEN) | tagBit(Tag::REL) | tagBit(Tag::CLUSTER);
+  return asyncRmw(tags, m, [&](const ValuePtr& old) {
+    return mbar::settle(mbar::phase(old), mbar::pending(old), mbar::expected(old), op(ValueOp::Sub, mbar::tx(old), k(bytes)));
+  });
 }
 
 int Emitter::implicitFence(const std::vector<int>& accesses) {
@@ -464,10 +473,8 @@ void Emitter::cpAsync(AsyncRecord& r) {
         event(addEvent(tags | tagBit(Tag::W), &m)).value =
             mbar::pack(mbar::phase(old), op(ValueOp::Add, mbar::pending(old), k(1)), mbar::expected(old), mbar::tx(old));
       }
-      const int ra = addEvent(tags | tagBit(Tag::AS) | tagBit(Tag::R), &m);
-      event(addEvent(tags | tagBit(Tag::AS) | tagBit(Tag::W), &m)).value = mbar::arrive(value::read(ra), k(1), false, k(0));
       r.kind = AsyncKind::CpMbarArrive;
-      r.marker = ra;
+      r.marker = asyncRmw(tags, m, [&](const ValuePtr& old) { return mbar::arrive(old, k(1), false, k(0)); });
       return;
     }
   }
@@ -544,17 +551,18 @@ void Emitter::asyncStore(AsyncRecord& r) {
   const Sem sem = in_.sem == Sem::Default ? (in_.op == Opcode::RedAsync ? Sem::Relaxed : Sem::Weak) : in_.sem;
   const auto scope = in_.scope ? in_.scope : in_.op == Opcode::RedAsync ? std::optional(model::Scope::Cluster) : std::nullopt;
   // st.async runs in the generic proxy (§8 A11); red.async is stated to (9.4).
-  const TagSet tags = tagBit(Tag::GEN) | tagBit(Tag::AS) | semAndScope(sem, scope);
+  const TagSet tags = tagBit(Tag::GEN) | semAndScope(sem, scope);
   r.kind = AsyncKind::AsyncStore;
   if (in_.op == Opcode::StAsync) {
-    const int w = addEvent(tags | tagBit(Tag::W), &a);
+    const int w = addEvent(tags | tagBit(Tag::AS) | tagBit(Tag::W), &a);
     event(w).value = operandValue(ops()[1]);
     r.accesses = {w};
   } else {
-    const int rd = addEvent(tags | tagBit(Tag::R) | tagBit(Tag::RED), &a);
-    const int wr = addEvent(tags | tagBit(Tag::W), &a);
-    event(wr).value = atomicResult(in_.atomOp, value::read(rd), operandValue(ops()[1]), nullptr);
-    r.accesses = {rd, wr};
+    const int rd = asyncRmw(tags, a, [&](const ValuePtr& old) {
+      return atomicResult(in_.atomOp, old, operandValue(ops()[1]), nullptr);
+    });
+    event(rd).tags |= tagBit(Tag::RED);  // a reduction's read returns nothing to the thread
+    r.accesses = {rd, rd + 1};
   }
   if (withMbar) {
     r.marker = completeTx(ops()[2], a.size);
@@ -600,11 +608,10 @@ void Emitter::tcgen05(AsyncRecord& r) {
     case Opcode::TcCommit: {
       // An arrive-on (release, cluster scope) after the thread's prior mma/cp complete [§4.12].
       const Address& m = address(ops()[0], Needs::MBarrier, in_.space);
-      const TagSet tags = tagBit(Tag::MB) | tagBit(Tag::GEN) | tagBit(Tag::AS) | tagBit(Tag::REL) | tagBit(Tag::CLUSTER);
+      const TagSet tags = tagBit(Tag::MB) | tagBit(Tag::GEN) | tagBit(Tag::REL) | tagBit(Tag::CLUSTER);
       r.kind = AsyncKind::TcCommit;
       r.implicitFence = implicitFence({});
-      r.marker = addEvent(tags | tagBit(Tag::R), &m);
-      event(addEvent(tags | tagBit(Tag::W), &m)).value = mbar::arrive(value::read(r.marker), k(1), false, k(0));
+      r.marker = asyncRmw(tags, m, [&](const ValuePtr& old) { return mbar::arrive(old, k(1), false, k(0)); });
       order(ctx_.graph.adone, r.implicitFence, r.marker);
       return;
     }

@@ -95,6 +95,13 @@ struct EventGraph {
   }
 
   std::size_t initCount() const { return physicalNames.size(); }
+
+  /// The threads a barrier event can synchronise with: a CTA barrier (bar.sync/arrive) those of its thread's CTA,
+  /// a warp barrier (bar.warp.sync) the lanes of its thread's warp [§4.5]. Domains of the two kinds never collide.
+  int barrierDomain(const Event& e) const {
+    const ThreadGraph& t = threads[static_cast<std::size_t>(e.thread)];
+    return e.is(Tag::WBAR) ? -1 - t.warp : t.cta;
+  }
 };
 
 }  // namespace ptxmm::model

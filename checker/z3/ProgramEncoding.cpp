@@ -215,7 +215,7 @@ void ProgramEncoding::encodeThread(int t) {
         if (!id.is_numeral() || (count && !count->is_numeral())) {
           unsupported_ = "the Z3 engine needs barrier ids and counts that do not depend on memory (" + ev.label + ")";
         } else if (ev.is(Tag::BA)) {
-          BarrierArrival a{e, std::nullopt, t, tg.cta, static_cast<std::int64_t>(id.get_numeral_uint64()), std::nullopt};
+          BarrierArrival a{e, std::nullopt, t, graph_.barrierDomain(ev), static_cast<std::int64_t>(id.get_numeral_uint64()), std::nullopt};
           if (count) a.count = static_cast<std::int64_t>(count->get_numeral_uint64());
           for (int w : node.events)
             if (graph_.events[static_cast<std::size_t>(w)].is(Tag::BW)) a.wait = w;
@@ -373,7 +373,7 @@ void ProgramEncoding::encodeFenceOrder() {
 void ProgramEncoding::encodeBarriers() {
   auto& syncbar = rels_[static_cast<std::size_t>(BaseRel::Syncbar)];
   std::map<std::tuple<int, std::int64_t, std::optional<std::int64_t>>, std::vector<const BarrierArrival*>> barriers;
-  for (const auto& a : arrivals_) barriers[{a.cta, a.id, a.count}].push_back(&a);
+  for (const auto& a : arrivals_) barriers[{a.domain, a.id, a.count}].push_back(&a);
   int uid = 0;
   for (const auto& [key, list] : barriers) {
     const auto& count = std::get<2>(key);

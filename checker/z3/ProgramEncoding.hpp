@@ -80,7 +80,7 @@ class ProgramEncoding {
     int arrive;
     std::optional<int> wait;
     int thread;
-    int cta;
+    int domain;  // EventGraph::barrierDomain
     std::int64_t id;
     std::optional<std::int64_t> count;
   };

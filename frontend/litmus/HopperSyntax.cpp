@@ -198,7 +198,10 @@ HopperForm fences(Quals& q) {
 }
 
 HopperForm mbarriers(Quals& q) {
-  const auto action = q.takeOne({"init", "arrive", "arrive_drop", "expect_tx", "complete_tx", "test_wait", "try_wait"});
+  // `.expect_tx` is an operation of its own or a modifier of `.arrive` (mbarrier.arrive.expect_tx): look for
+  // the other operations first.
+  auto action = q.takeOne({"init", "arrive", "arrive_drop", "test_wait", "try_wait"});
+  if (!action) action = q.takeOne({"expect_tx", "complete_tx"});
   if (!action) {
     if (q.take("inval") || q.take("pending_count")) fail(q.at(), "this mbarrier operation is not supported yet");
     q.missing("an operation (.init, .arrive, .arrive_drop, .expect_tx, .complete_tx, .test_wait or .try_wait)");

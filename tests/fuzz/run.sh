@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan+UBSan) and fuzzes one reader for a while.
-# Usage: tests/fuzz/run.sh litmus|cat SECONDS
-# Seeds: the project's cases (litmus) or model/cat (cat), plus every regression input. New crashes are written
+# Usage: tests/fuzz/run.sh litmus|cat|nvlitmus SECONDS
+# Seeds: the project's cases (litmus), model/cat (cat) or tests/fuzz/seeds/nvlitmus (nvlitmus), plus every regression input. New crashes are written
 # to build-fuzz/crashes/<target>/; copy each (after fixing the bug) to tests/fuzz/regressions/<target>/ so the
 # unit tests replay it forever.
 set -euo pipefail
@@ -13,7 +13,12 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWit
 cmake --build build-fuzz --target "${target}_fuzzer"
 corpus=build-fuzz/corpus/$target crashes=build-fuzz/crashes/$target
 mkdir -p "$corpus" "$crashes"
-if [ "$target" = litmus ]; then cp cases/litmus/ptx/*.litmus "$corpus"/; else cp model/cat/*.cat "$corpus"/; fi
+case $target in
+  litmus) cp cases/litmus/ptx/*.litmus "$corpus"/ ;;
+  cat) cp model/cat/*.cat "$corpus"/ ;;
+  nvlitmus) cp tests/fuzz/seeds/nvlitmus/*.test "$corpus"/ ;;
+  *) echo "unknown target $target (litmus, cat or nvlitmus)"; exit 2 ;;
+esac
 cp tests/fuzz/regressions/$target/* "$corpus"/ 2>/dev/null || true
 "build-fuzz/tests/fuzz/${target}_fuzzer" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
   -artifact_prefix="$crashes/" -print_final_stats=1

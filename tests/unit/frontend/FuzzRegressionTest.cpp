@@ -8,6 +8,7 @@
 
 #include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/nvlitmus/NvLitmusParser.hpp"
 #include "model/CatParser.hpp"
 
 namespace {
@@ -39,6 +40,15 @@ TEST_CASE("fuzzer regressions of the cat reader stay fixed", "[model][fuzz]") {
   for (const auto& text : inputs("cat")) {
     try {
       ptxmm::model::parseCat(text, "regression.cat");
+    } catch (const ptxmm::model::UserError&) {
+    }
+  }
+}
+
+TEST_CASE("fuzzer regressions of the nvlitmus reader stay fixed", "[frontend][fuzz]") {
+  for (const auto& text : inputs("nvlitmus")) {
+    try {
+      for (const auto& test : ptxmm::frontend::parseNvLitmus(text, "regression.test")) ptxmm::frontend::unroll(test.program, {2});
     } catch (const ptxmm::model::UserError&) {
     }
   }
