@@ -13,7 +13,12 @@ in the same run).
 Family table (--families): scaling families generated into a temporary directory, each test run --repeat times
 per engine (one process per run) with a per-test timeout (--timeout, default 60 s):
   mp-chain   n = 2..8 threads in different CTAs: P0 writes data then flag 1 (st.release.gpu); Pi reads flag i
-             (ld.acquire.gpu) and writes flag i+1; the last thread reads flag n-1 and then data (ISA2/WRC style).
+             (ld.acquire.gpu) and writes flag i+1; the last thread reads flag n-1 and then data (ISA2 style,
+             release/acquire: no fence.sc, one write per location, so few candidate executions).
+  wrc-sc     n = 3..8 threads (WRC style): P0 writes x0 (relaxed); Pi reads x(i-1), fence.sc.gpu, writes xi; the
+             last thread reads x(n-2), fence.sc.gpu, reads x0.
+  iriw-sc    n = 4..8 threads (IRIW style): two relaxed writers of x and y, n-2 readers reading both (alternately
+             x then y and y then x) with fence.sc.gpu between.
   writers    n = 1..7 relaxed writers to one location plus one reader.
   sb-ring    k = 2..6 threads in a ring, each storing its location, fence.sc.gpu, loading the next one.
 A cell gives the median and maximum ms over the runs, `>timeout` when a run hit the timeout (it is not
@@ -95,7 +100,26 @@ def sb_ring(k):
     return litmus(f"SB-ring-{k}", [f"x{i}" for i in range(k)], threads, f"exists ({zeros})")
 
 
-FAMILIES = [("mp-chain", range(2, 9), mp_chain), ("writers", range(1, 8), writers), ("sb-ring", range(2, 7), sb_ring)]
+def wrc_sc(n):
+    threads = [["st.relaxed.gpu x0, 1"]]
+    for i in range(1, n - 1):
+        threads.append([f"ld.relaxed.gpu r0, x{i - 1}", "fence.sc.gpu", f"st.relaxed.gpu x{i}, 1"])
+    threads.append([f"ld.relaxed.gpu r0, x{n - 2}", "fence.sc.gpu", "ld.relaxed.gpu r1, x0"])
+    seen = " /\\ ".join(f"P{i}:r0 == 1" for i in range(1, n))
+    return litmus(f"WRC-sc-{n}", [f"x{i}" for i in range(n - 1)], threads, f"exists ({seen} /\\ P{n - 1}:r1 == 0)")
+
+
+def iriw_sc(n):
+    threads = [["st.relaxed.gpu x, 1"], ["st.relaxed.gpu y, 1"]]
+    for i in range(n - 2):
+        first, second = ("x", "y") if i % 2 == 0 else ("y", "x")
+        threads.append([f"ld.relaxed.gpu r0, {first}", "fence.sc.gpu", f"ld.relaxed.gpu r1, {second}"])
+    stale = " /\\ ".join(f"P{i}:r0 == 1 /\\ P{i}:r1 == 0" for i in range(2, n))
+    return litmus(f"IRIW-sc-{n}", ["x", "y"], threads, f"exists ({stale})")
+
+
+FAMILIES = [("mp-chain", range(2, 9), mp_chain), ("wrc-sc", range(3, 9), wrc_sc), ("iriw-sc", range(4, 9), iriw_sc),
+            ("writers", range(1, 8), writers), ("sb-ring", range(2, 7), sb_ring)]
 
 
 def time_once(ptxmm, engine, path, timeout):

@@ -24,7 +24,10 @@ class Orderer {
         commit(cpPending_, cpGroups_);  // wait_all = commit_group + wait_group 0; a wait after commit adds nothing
         retire(cpGroups_, r.groups, r.marker);
         break;
-      case AsyncKind::CpMbarArrive: after(cpAll_, r.marker); break;
+      case AsyncKind::CpMbarArrive:
+        issueOf(r.marker);
+        after(cpAll_, r.marker);
+        break;
       case AsyncKind::BulkMbar:
       case AsyncKind::AsyncStore: issue(r); break;
       case AsyncKind::BulkGroup:
@@ -49,19 +52,24 @@ class Orderer {
           for (int f : tcAfterFences_) g_.iss.emplace_back(f, a);
         }
         tcOps_.insert(tcOps_.end(), r.accesses.begin(), r.accesses.end());
-        tcAll_.insert(tcAll_.end(), r.accesses.begin(), r.accesses.end());
         break;
       case AsyncKind::TcLd:
       case AsyncKind::TcSt:
         for (int a : r.accesses)
           for (int f : tcAfterFences_) g_.iss.emplace_back(f, a);
         (r.kind == AsyncKind::TcLd ? tcLoads_ : tcStores_).push_back(r.accesses.front());
-        tcAll_.push_back(r.accesses.front());
         break;
-      case AsyncKind::TcCommit: after(tcOps_, r.implicitFence); break;
+      case AsyncKind::TcCommit:
+        issueOf(r.marker);
+        after(tcOps_, r.implicitFence);
+        break;
       case AsyncKind::TcWaitLd: after(tcLoads_, r.marker); break;
       case AsyncKind::TcWaitSt: after(tcStores_, r.marker); break;
-      case AsyncKind::TcFenceBefore: after(tcAll_, r.marker); break;
+      case AsyncKind::TcFenceBefore:
+        // It orders the *issue* of earlier tcgen05 operations before later thread synchronisation, not their
+        // completion (only wait::ld/st and commit track that) [§4.12 (d) and its encoding]: issue points are not
+        // events here, so it adds no order.
+        break;
       case AsyncKind::TcFenceAfter: tcAfterFences_.push_back(r.marker); break;
       case AsyncKind::WgFence: wgFences_.push_back(r.marker); break;
       case AsyncKind::WgMma:
@@ -79,8 +87,12 @@ class Orderer {
  private:
   // Async accesses are ordered after everything their thread did before issuing them [§2.2 iss, A10].
   void issue(const AsyncRecord& r) {
-    for (int a : r.accesses)
-      for (int x : issued_) g_.iss.emplace_back(x, a);
+    for (int a : r.accesses) issueOf(a);
+  }
+  // An asynchronous arrive-on happens after its instruction issues, so after the mbarrier's initialisation by
+  // the same thread; the model does not let it publish those earlier accesses (AAR in ptx-core.cat).
+  void issueOf(int event) {
+    for (int x : issued_) g_.iss.emplace_back(x, event);
   }
   void after(const std::vector<int>& events, int target) {
     for (int e : events) g_.adone.emplace_back(e, target);
@@ -105,7 +117,7 @@ class Orderer {
   std::vector<int> issued_;  // the thread's non-async events so far
   Group cpPending_, bulkPending_, bulkReadsPending_, wgPending_;
   std::vector<Group> cpGroups_, bulkGroups_, bulkReadGroups_, wgGroups_;
-  std::vector<int> cpAll_, tcOps_, tcLoads_, tcStores_, tcAll_, tcAfterFences_, wgFences_;
+  std::vector<int> cpAll_, tcOps_, tcLoads_, tcStores_, tcAfterFences_, wgFences_;
 };
 
 }  // namespace

@@ -84,7 +84,9 @@ std::string fenceText(const Instruction& ins) {
 }
 
 std::string proxyFenceText(const Instruction& ins) {
-  if (ins.fenceKind != FenceKind::Plain || ins.uniDirectional || !ins.operands.empty()) return ins.text;
+  // Hopper forms (tensormap fences, ranged or state-space-limited fences) are kept verbatim.
+  if (ins.fenceKind != FenceKind::Plain || ins.uniDirectional || !ins.operands.empty() || ins.space != StateSpace::Unspecified)
+    return ins.text;
   auto fence = mnemonic([](const MnemonicInfo& row) { return row.form == InstrForm::Fence; }, "fence");
   auto proxy = qualifier(QualKind::ProxyFence, [](const QualifierInfo&) { return true; }, "fence.proxy");
   return dotted({fence, proxy, ins.aliasFence ? kAliasFenceTarget : model::proxyName(ins.proxy)});

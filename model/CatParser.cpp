@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/CatLexer.hpp"
+#include "model/TextFile.hpp"
 
 namespace ptxmm::model {
 namespace {
@@ -41,16 +42,6 @@ fs::path identity(const fs::path& path) {
   std::error_code ec;
   fs::path canonical = fs::weakly_canonical(path, ec);
   return ec ? path.lexically_normal() : canonical;
-}
-
-std::optional<std::string> readFile(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::string typeName(ExprType type) { return type == ExprType::Set ? "a set" : "a relation"; }
@@ -266,7 +257,7 @@ class Parser {
       for (auto it = cycle; it != includes_.end(); ++it) chain += it->file + " -> ";
       fail(keyword.pos, "include cycle: " + chain + found.string());
     }
-    const std::optional<std::string> text = readFile(found);
+    const std::optional<std::string> text = readTextFile(found);
     if (!text) fail(keyword.pos, "cannot read included file '" + found.string() + "'");
     includes_.push_back({id, found.string()});
     Parser(*text, found.string(), model_, includes_).parseFile(false);
@@ -471,7 +462,7 @@ CatModel parseCat(std::string_view text, const std::string& file) {
 }
 
 CatModel parseCatFile(const std::string& path) {
-  const std::optional<std::string> text = readFile(path);
+  const std::optional<std::string> text = readTextFile(path);
   if (!text) throw UserError({path, 0, 0}, "cannot open model file '" + path + "'");
   return parseCat(*text, path);
 }

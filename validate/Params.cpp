@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model/Diagnostic.hpp"
+#include "model/TextFile.hpp"
 #include "validate/HarnessSources.hpp"
 #include "validate/harness/Layout.h"
 
@@ -40,11 +41,9 @@ ParamSpace parseSpace(const std::string& text, const std::string& source) {
 }  // namespace
 
 ParamSpace readParamSpace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw model::UserError({path, 0, 0}, "cannot read the parameter file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseSpace(ss.str(), path);
+  const auto text = model::readTextFile(path);
+  if (!text) throw model::UserError({path, 0, 0}, "cannot read the parameter file");
+  return parseSpace(*text, path);
 }
 
 ParamSpace defaultParamSpace() { return parseSpace(std::string(defaultParams()), "built-in validate/params/default.json"); }

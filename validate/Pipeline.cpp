@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "frontend/Unroller.hpp"
+#include "model/TextFile.hpp"
 #include "validate/CudaGenerator.hpp"
 #include "validate/PtxForm.hpp"
 #include "validate/SassChecker.hpp"
@@ -80,9 +81,15 @@ Build buildHarness(const HardwareTest& hw, const ModelView& model, const Toolcha
   input.test = &hw;
   input.allowed = model.allowed;
   input.modelKnown = model.complete;
-  std::ofstream(cu) << generateCuda(input);
-  if (const auto error = compileCuda(tc, cu, b.binary))
-    throw ToolFailure("nvcc failed on the generated program " + cu + ":\n" + *error);
+  // A binary built from exactly this program is reused (a parallel `--compile-only` pass over the same --out
+  // folder can build everything before the runs); its SASS is checked again below all the same.
+  const std::string source = generateCuda(input);
+  if (!(fs::exists(b.binary) && model::readTextFile(cu) == source)) {
+    fs::remove(b.binary);
+    std::ofstream(cu) << source;
+    if (const auto error = compileCuda(tc, cu, b.binary))
+      throw ToolFailure("nvcc failed on the generated program " + cu + ":\n" + *error);
+  }
   std::string problem;
   const auto listing = disassemble(tc, b.binary, problem);
   if (!listing) throw ToolFailure(problem);

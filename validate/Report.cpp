@@ -98,6 +98,9 @@ std::string toText(const TestReport& r) {
        << r.sassHash << ", nvcc " << r.nvccVersion << ")\n";
     for (const auto& n : r.sassNotes) os << "Note: " << n << "\n";
     os << "Program: " << r.workDir << "/test.cu\n";
+    if (r.sibling)
+      os << "Sibling " << r.sibling->name << " (" << r.sibling->origin << "): "
+         << (r.sibling->problem.empty() ? "compiled and checked" : r.sibling->problem) << "\n";
     return os.str();
   }
   const auto& c = *r.comparison;

@@ -127,18 +127,21 @@ class Validator {
     r.model = m->view;
     const auto built = prepare(*m, r);
     if (!built) return r;
+    r.siblingRequired = m->forbidsTarget();
     if (o_.compileOnly) {
+      // The allowed sibling of a forbidden test is built and checked too, so that a compile-only pass leaves
+      // every binary a later run needs.
+      if (r.siblingRequired) r.sibling = runSibling(*m, false);
       r.verdict = Verdict::CompiledOnly;
       r.code = ExitCode::Ok;
       return r;
     }
-    r.siblingRequired = m->forbidsTarget();
     HardwareRun run = runProgram(built->second.binary, o_.budget, seed_, params_);
     if (!run.ok) return fail(r, Verdict::Error, runFailureCode(run), "the hardware run failed: " + run.error);
     std::ofstream(r.workDir + "/result.json") << nlohmann::json{{"seed", run.seed}, {"instances", run.instances}}.dump() << "\n";
     r.comparison = compare(m->view, run.histogram, run.seconds, [&](const Values& v) { return m->satisfies(v); });
     r.run = std::move(run);
-    if (r.siblingRequired) r.sibling = runSibling(*m);
+    if (r.siblingRequired) r.sibling = runSibling(*m, true);
     decide(r);
     return r;
   }
@@ -170,8 +173,9 @@ class Validator {
     r.code = ExitCode::Ok;
   }
 
-  // The allowed sibling of a forbidden test: --sibling FILE, or the first weakened candidate the model allows.
-  SiblingReport runSibling(const ModelCheck& original) {
+  // The allowed sibling of a forbidden test: --sibling FILE, or the first weakened candidate the model allows;
+  // built and SASS-checked, and run when `run` is set.
+  SiblingReport runSibling(const ModelCheck& original, bool run) {
     SiblingReport s;
     std::optional<ModelCheck> chosen;
     if (!o_.siblingFile.empty()) {
@@ -213,16 +217,17 @@ class Validator {
       s.problem = r.reason;
       return s;
     }
-    const HardwareRun run = runProgram(built->second.binary, o_.budget, seed_, params_);
-    if (!run.ok) {
-      s.problem = "its run failed: " + run.error;
+    if (!run) return s;
+    const HardwareRun hw = runProgram(built->second.binary, o_.budget, seed_, params_);
+    if (!hw.ok) {
+      s.problem = "its run failed: " + hw.error;
       return s;
     }
-    for (const auto& [values, count] : run.histogram)
+    for (const auto& [values, count] : hw.histogram)
       if (chosen->target(values)) s.targetCount += count;
     s.seen = s.targetCount > 0;
-    s.instances = run.instances;
-    s.seconds = run.seconds;
+    s.instances = hw.instances;
+    s.seconds = hw.seconds;
     return s;
   }
 

@@ -81,12 +81,14 @@ Token LitmusLexer::lex() {
   Token token{TokenKind::End, {}, line_, col_, space};
   if (at_ >= text_.size()) return token;
   char c = text_[at_];
-  if (isIdentStart(c)) token = lexIdent(token);
+  // Right after a '.', a word may start with a digit: shape qualifiers such as .1d and .32x32b.
+  if (isIdentStart(c) || (afterDot_ && !space && isDigit(c))) token = lexIdent(token);
   else if (isDigit(c)) token = lexNumber(token);
   else if (c == '"') token = lexString(token);
   else token = lexPunctuation(token);
   // Only the very first token of the file can be the architecture word of the header line.
   header_ = header_ == Header::Arch && token.kind == TokenKind::Ident ? Header::Name : Header::Done;
+  afterDot_ = token.kind == TokenKind::Dot;
   return token;
 }
 

@@ -74,6 +74,7 @@ class LitmusLexer {
   int line_ = 1;
   int col_ = 1;
   Header header_ = Header::Arch;
+  bool afterDot_ = false;  // the last token was a '.' (a qualifier may follow: .1d, .32x32b)
   std::deque<Token> ahead_;
 };
 

@@ -225,6 +225,8 @@ class LitmusParser {
   Operand parseOperand(Role role, std::size_t column);
   Operand parseAddress();
   Operand parseRegister(const std::string& what);
+  template <class Parse>
+  Operand inBraces(Parse parse);
   Operand parseValue();
   Operand parseLabelUse(std::size_t column);
   void checkNotLocation(const Token& name, const std::string& usage) const;
@@ -571,9 +573,9 @@ std::vector<WrittenQualifier> LitmusParser::parseQualifiers() {
     if (word.kind != TokenKind::Ident || word.spaceBefore)
       fail(word, "expected a qualifier right after '.', got " + describe(word));
     std::string spelling(word.text);
-    // Qualifiers like shared::cluster are one spelling.
-    while (peek().kind == TokenKind::ColonColon && !peek().spaceBefore && peek(1).kind == TokenKind::Ident &&
-           !peek(1).spaceBefore) {
+    // Qualifiers like shared::cluster and cta_group::1 are one spelling.
+    while (peek().kind == TokenKind::ColonColon && !peek().spaceBefore &&
+           (peek(1).kind == TokenKind::Ident || peek(1).kind == TokenKind::Number) && !peek(1).spaceBefore) {
       take();
       spelling += "::" + std::string(take().text);
     }
@@ -704,7 +706,9 @@ void LitmusParser::parseHopperOperands(Instruction& ins, const HopperForm& form,
     }
     if (isCellEnd(peek())) fail(peek(), "missing operand: " + arity);
     switch (form.roles[i]) {
-      case HopperRole::Dst: ins.operands.push_back(parseRegister("a destination register")); break;
+      case HopperRole::Dst:
+        ins.operands.push_back(inBraces([&] { return parseRegister("a destination register"); }));
+        break;
       case HopperRole::DstOrSink:
         if (isWord(peek(), "_")) {
           ins.sink = true;
@@ -725,7 +729,7 @@ void LitmusParser::parseHopperOperands(Instruction& ins, const HopperForm& form,
         expect(TokenKind::RBracket, "']' after the tensor map operand");
         break;
       }
-      case HopperRole::Value: ins.operands.push_back(parseValue()); break;
+      case HopperRole::Value: ins.operands.push_back(inBraces([&] { return parseValue(); })); break;
       case HopperRole::Count: {
         model::SourcePos pos = lexer_.pos(peek());
         ins.operands.push_back({Operand::Kind::Immediate, {}, parseInteger(), std::move(pos)});
@@ -735,6 +739,16 @@ void LitmusParser::parseHopperOperands(Instruction& ins, const HopperForm& form,
   }
   if (peek().kind == TokenKind::Comma || (form.roles.empty() && !isCellEnd(peek())))
     fail(peek(), "too many operands: " + arity);
+}
+
+template <class Parse>
+Operand LitmusParser::inBraces(Parse parse) {
+  // tcgen05.ld/st write their registers as a vector, `{r0}`; ptxmm models one element per access (.x1).
+  if (!accept(TokenKind::LBrace)) return parse();
+  Operand o = parse();
+  if (peek().kind == TokenKind::Comma) fail(peek(), "a vector of more than one register is not supported (write the .x1 form)");
+  expect(TokenKind::RBrace, "'}' closing the register vector");
+  return o;
 }
 
 Operand LitmusParser::parseOperand(Role role, std::size_t column) {
