@@ -121,12 +121,6 @@ void writeGraphs(const model::CatModel& model, const model::EventGraph& graph, c
 
 // The tests of a file, read by the reader its extension names: `.test` is NVIDIA's nvlitmus format (one test
 // per table row), anything else a litmus test.
-std::vector<frontend::Program> readTests(const std::string& path) {
-  if (std::filesystem::path(path).extension() != ".test") return {frontend::parseLitmusFile(path)};
-  std::vector<frontend::Program> programs;
-  for (auto& test : frontend::parseNvLitmusFile(path)) programs.push_back(std::move(test.program));
-  return programs;
-}
 
 TestResult errorResult(const std::string& file, const model::UserError& e) {
   TestResult r;
@@ -208,6 +202,13 @@ TestResult checkFile(const model::CatModel& model, const std::string& path, cons
   } catch (const model::UserError& e) {
     return errorResult(path, e);
   }
+}
+
+std::vector<frontend::Program> readTests(const std::string& path) {
+  if (std::filesystem::path(path).extension() != ".test") return {frontend::parseLitmusFile(path)};
+  std::vector<frontend::Program> programs;
+  for (auto& test : frontend::parseNvLitmusFile(path)) programs.push_back(std::move(test.program));
+  return programs;
 }
 
 std::vector<TestResult> checkTests(const model::CatModel& model, const std::string& path, const RunOptions& options) {

@@ -46,6 +46,10 @@ TestResult checkFile(const model::CatModel& model, const std::string& path, cons
 /// that cannot be read or parsed gives one Error result.
 std::vector<TestResult> checkTests(const model::CatModel& model, const std::string& path, const RunOptions& options);
 
+/// The tests of a file: one for a litmus file, one per table row for an nvlitmus `.test` file. Throws
+/// model::UserError.
+std::vector<frontend::Program> readTests(const std::string& path);
+
 /// The engines `makeEngine` knows.
 const std::vector<std::string>& engineNames();
 

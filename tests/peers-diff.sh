@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs both engines on every litmus file of a peer corpus in ../shared/peers (ptxmm diff); exits 77 (CTest:
+# Runs both engines on every litmus and nvlitmus (.test) file of a peer corpus in ../shared/peers (ptxmm diff); exits 77 (CTest:
 # skipped) with a message when the folder does not exist.
 # Usage: peers-diff.sh PTXMM PEERS_DIR RELATIVE_DIR
 set -u
@@ -8,4 +8,4 @@ if [ ! -d "$peers/$dir" ]; then
   echo "SKIP: $peers/$dir not found (the peer corpora live in ../shared/peers beside the checkout)"
   exit 77
 fi
-find "$peers/$dir" -name '*.litmus' -print0 | sort -z | xargs -0 "$ptxmm" diff
+find "$peers/$dir" \( -name '*.litmus' -o -name '*.test' \) -print0 | sort -z | xargs -0 "$ptxmm" diff

@@ -219,20 +219,21 @@ ExitCode diff(CommonOptions o, const std::vector<std::string>& files) {
   const auto model = loadModel(o, other);
   ExitCode code = ExitCode::Ok;
   std::size_t same = 0, different = 0, inconclusive = 0;
-  for (const auto& f : files) {
-    const auto program = ptxmm::frontend::parseLitmusFile(f);
-    const EngineComparison c = compareEngines(model, program, o.run);
-    if (c.inconclusive) {
-      ++inconclusive;
-      std::cout << "INCONCLUSIVE " << f << ": " << (c.reference.resourceLimit ? c.reference.reason : c.z3.reason) << "\n";
-    } else if (!c.difference.empty()) {
-      ++different;
-      std::cout << "DIFF " << f << ": " << c.difference << "\n";
-      code = ExitCode::ExpectationFailed;
-    } else {
-      ++same;
+  for (const auto& f : files)
+    for (const auto& program : ptxmm::checker::readTests(f)) {
+      const EngineComparison c = compareEngines(model, program, o.run);
+      const std::string what = f + (program.name.find('#') != std::string::npos ? " (" + program.name + ")" : "");
+      if (c.inconclusive) {
+        ++inconclusive;
+        std::cout << "INCONCLUSIVE " << what << ": " << (c.reference.resourceLimit ? c.reference.reason : c.z3.reason) << "\n";
+      } else if (!c.difference.empty()) {
+        ++different;
+        std::cout << "DIFF " << what << ": " << c.difference << "\n";
+        code = ExitCode::ExpectationFailed;
+      } else {
+        ++same;
+      }
     }
-  }
   std::cout << same << " agree, " << different << " differ, " << inconclusive << " inconclusive" << std::endl;
   return code;
 }
