@@ -492,7 +492,10 @@ void Emitter::bulkCopy(AsyncRecord& r) {
   const Operand& srcOp = ops()[i++];
   const bool toShared = in_.bulk != BulkKind::SharedToGlobal && in_.bulk != BulkKind::TensorStore;
   const bool fromGlobal = in_.bulk == BulkKind::GlobalToShared || in_.bulk == BulkKind::TensorLoad;
-  const Address& dst = address(dstOp, Needs::Memory, toShared ? StateSpace::SharedCluster : StateSpace::Global);
+  const StateSpace dstSpace = !toShared ? StateSpace::Global
+                              : in_.space == StateSpace::SharedCta ? StateSpace::SharedCta
+                                                                   : StateSpace::SharedCluster;
+  const Address& dst = address(dstOp, Needs::Memory, dstSpace);
   const Address& src = address(srcOp, Needs::Memory, fromGlobal ? StateSpace::Global : StateSpace::SharedCta);
   std::int64_t bytes = dst.size;
   if (!tensor) {

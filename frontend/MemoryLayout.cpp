@@ -31,7 +31,10 @@ std::optional<std::pair<int, int>> inferredOwner(const Program& program, const L
   for (const auto& t : program.threads)
     for (const auto& in : t.code) {
       if (in.space != StateSpace::Shared && in.space != StateSpace::SharedCta) continue;
-      for (const auto& o : in.operands) {
+      // A bulk copy's state space is its destination's (cp.async.bulk.shared::cta.global [dst], [src], ...).
+      const std::size_t spaced = in.op == Opcode::BulkCopy ? 1 : in.operands.size();
+      for (std::size_t i = 0; i < spaced; ++i) {
+        const Operand& o = in.operands[i];
         if (o.kind != Operand::Kind::Location || o.name != loc.name) continue;
         const std::pair claim{t.gpu, t.cta};
         if (owner && *owner != claim)

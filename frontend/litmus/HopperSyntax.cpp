@@ -278,8 +278,10 @@ HopperForm copies(Quals& q) {
   HopperForm f = make(Opcode::BulkCopy, {}, 0);
   const auto [dst, src] = std::pair{spaces[0], spaces[1]};
   const bool toCluster = dst == StateSpace::SharedCluster;
-  if (toCluster && src == StateSpace::Global && mbar) {
+  const bool toOwnCta = dst == StateSpace::SharedCta || dst == StateSpace::Shared;  // PTX 8.6 form
+  if ((toCluster || toOwnCta) && src == StateSpace::Global && mbar) {
     f.ins.bulk = tensor ? BulkKind::TensorLoad : BulkKind::GlobalToShared;
+    f.ins.space = toOwnCta ? StateSpace::SharedCta : StateSpace::SharedCluster;  // the destination's
     f.roles = tensor ? std::vector{R::Addr, R::AddrPair, R::Addr} : std::vector{R::Addr, R::Addr, R::Count, R::Addr};
   } else if (toCluster && (src == StateSpace::SharedCta || src == StateSpace::Shared) && mbar && !tensor) {
     f.ins.bulk = BulkKind::SharedToCluster;
@@ -288,7 +290,7 @@ HopperForm copies(Quals& q) {
     f.ins.bulk = tensor ? BulkKind::TensorStore : BulkKind::SharedToGlobal;
     f.roles = tensor ? std::vector{R::AddrPair, R::Addr} : std::vector{R::Addr, R::Addr, R::Count};
   } else {
-    fail(q.at(), "unsupported bulk copy direction or completion: ptxmm knows .shared::cluster.global and "
+    fail(q.at(), "unsupported bulk copy direction or completion: ptxmm knows .shared::{cta,cluster}.global and "
                  ".shared::cluster.shared::cta with .mbarrier::complete_tx::bytes, and .global.shared::cta with .bulk_group");
   }
   f.required = f.roles.size();
