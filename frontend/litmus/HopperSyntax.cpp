@@ -244,11 +244,12 @@ HopperForm copies(Quals& q) {
     q.finish();
     return f;
   }
-  if (q.take("wait_group") || (!bulk && q.take("wait_all"))) {
+  const bool waitAll = !bulk && q.take("wait_all");  // cp.async.wait_all = commit_group + wait_group 0
+  if (waitAll || q.take("wait_group")) {
     HopperForm f = make(Opcode::CpAsyncWait, {R::Count}, 1);
     f.ins.bulkGroup = bulk;
     f.ins.readOnly = bulk && q.take("read");
-    if (q.take("wait_all")) f.roles.clear(), f.required = 0, f.ins.waitAll = true;
+    if (waitAll) f.roles.clear(), f.required = 0, f.ins.waitAll = true;
     q.finish();
     return f;
   }
