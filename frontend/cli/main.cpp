@@ -71,9 +71,11 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
                "for a forbidden outcome the condition asks about, name the smallest sets of axioms forbidding it and "
                "show what each rejects");
   cmd.add_option("--graph", o.run.graphDir, "write one DOT (and SVG) file per shown execution into this folder");
-  cmd.add_option("--show", o.run.show, "which executions --graph draws: witness, all or forbidden")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, Show>{{"witness", Show::Witness}, {"all", Show::All},
-                                                                      {"forbidden", Show::Forbidden}}));
+  static const std::map<std::string, Show> kShows{{"witness", Show::Witness}, {"all", Show::All}, {"forbidden", Show::Forbidden}};
+  cmd.add_option_function<std::string>(
+         "--show", [&o](const std::string& name) { o.run.show = kShows.at(name); },
+         "which executions --graph draws: witness, all or forbidden")
+      ->check(CLI::IsMember(kShows));
   cmd.add_option("--max-events", o.run.maxEvents, "events in the unrolled test before the verdict is UNKNOWN (0: none)");
   cmd.add_flag("--cross-check", o.run.z3.crossCheck,
                "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");
