@@ -728,27 +728,20 @@ std::vector<std::pair<std::size_t, std::size_t>> loopRanges(const Thread& t) {
   return out;
 }
 
+// The Hopper-era instructions that count barrier phases or async groups in program order. The others count
+// nothing there: bar.warp.sync is a barrier like bar.sync, an mbarrier keeps its phase in its own state, and
+// st.async/red.async complete on an mbarrier.
 bool needsStraightLine(Opcode op) {
   switch (op) {
-    case Opcode::ClusterArrive:
-    case Opcode::ClusterWait:
-    case Opcode::CpAsync:
-    case Opcode::CpAsyncCommit:
-    case Opcode::CpAsyncWait:
-    case Opcode::CpAsyncMbarArrive:
-    case Opcode::BulkCopy:
-    case Opcode::TcMma:
-    case Opcode::TcCp:
-    case Opcode::TcLd:
-    case Opcode::TcSt:
-    case Opcode::TcCommit:
-    case Opcode::TcWait:
-    case Opcode::TcFence:
-    case Opcode::WgmmaFence:
-    case Opcode::WgmmaMma:
-    case Opcode::WgmmaCommit:
-    case Opcode::WgmmaWait: return true;
-    default: return false;
+    case Opcode::BarWarpSync:
+    case Opcode::MbarInit:
+    case Opcode::MbarArrive:
+    case Opcode::MbarExpectTx:
+    case Opcode::MbarCompleteTx:
+    case Opcode::MbarWait:
+    case Opcode::StAsync:
+    case Opcode::RedAsync: return false;
+    default: return isHopperEra(op);
   }
 }
 

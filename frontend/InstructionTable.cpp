@@ -190,6 +190,39 @@ const QualifierInfo* findQualifier(std::string_view name) {
   return nullptr;
 }
 
+OperandSignature operandSignature(const MnemonicInfo& info, AtomOp atomOp) {
+  using Role = OperandRole;
+  switch (info.form) {
+    case InstrForm::Load: return {{Role::Dst, Role::Addr}, 2};
+    case InstrForm::Store:
+    case InstrForm::Red: return {{Role::Addr, Role::Value}, 2};
+    case InstrForm::Atom:
+      if (atomOp == AtomOp::Cas) return {{Role::Dst, Role::Addr, Role::Value, Role::Value}, 4};
+      return {{Role::Dst, Role::Addr, Role::Value}, 3};
+    case InstrForm::Fence:
+    case InstrForm::Membar: return {};
+    case InstrForm::Barrier: return {{Role::Value, Role::Value}, 1};
+    case InstrForm::Local: {
+      OperandSignature local{{Role::Dst}, 0};
+      local.roles.insert(local.roles.end(), static_cast<std::size_t>(info.sources), Role::Value);
+      local.required = local.roles.size();
+      return local;
+    }
+    case InstrForm::Setp: return {{Role::Dst, Role::Value, Role::Value}, 3};
+    case InstrForm::CompareBranch: return {{Role::Value, Role::Value, Role::Label}, 3};
+    case InstrForm::Bra:
+    case InstrForm::Goto: return {{Role::Label}, 1};
+  }
+  return {};
+}
+
+std::string arityText(const std::string& written, const OperandSignature& sig) {
+  if (sig.roles.empty()) return written + " takes no operands";
+  std::string count = std::to_string(sig.required);
+  if (sig.required != sig.roles.size()) count += " or " + std::to_string(sig.roles.size());
+  return written + " takes " + count + (sig.roles.size() == 1 ? " operand" : " operands");
+}
+
 bool allowsQualifier(InstrForm form, const QualifierInfo& qualifier) { return (qualifier.forms & formBit(form)) != 0; }
 
 std::string qualifierList(InstrForm form, QualKind kind) {

@@ -43,6 +43,15 @@ struct MnemonicInfo {
   CmpOp cmp = CmpOp::Eq;                       // CompareBranch
 };
 
+/// What may be written at an operand position (the Hopper-era instructions have a few more, HopperRole).
+enum class OperandRole : std::uint8_t { Dst, Addr, Value, Label };
+
+/// The operand positions of an instruction; the first `required` must be present.
+struct OperandSignature {
+  std::vector<OperandRole> roles;
+  std::size_t required = 0;
+};
+
 /// What a qualifier says. An instruction carries at most one qualifier of each kind.
 enum class QualKind : std::uint8_t {
   Sem,            // .weak .relaxed .acquire .release .acq_rel .sc .volatile
@@ -88,6 +97,10 @@ struct ProxyFenceTarget {
 const MnemonicInfo* findMnemonic(std::string_view name);
 /// The qualifier spelled `name` (without the dot), or nullptr.
 const QualifierInfo* findQualifier(std::string_view name);
+/// The operands of an instruction of `info`'s form; `atomOp` tells atom.cas, which takes one value more.
+OperandSignature operandSignature(const MnemonicInfo& info, AtomOp atomOp);
+/// For messages: "ld.weak takes 2 operands", "bar.cta.sync takes 1 or 2 operands", "fence.sc.gpu takes no operands".
+std::string arityText(const std::string& written, const OperandSignature& sig);
 /// Whether `qualifier` may be written on an instruction of `form`.
 bool allowsQualifier(InstrForm form, const QualifierInfo& qualifier);
 /// The `kind` qualifiers accepted by `form`, for messages: ".cta, .cluster, .gpu or .sys".

@@ -207,18 +207,6 @@ std::string valueText(const CondValue& value) {
   return {};
 }
 
-std::string_view cmpText(CmpOp cmp) {
-  switch (cmp) {
-    case CmpOp::Eq: return "==";
-    case CmpOp::Ne: return "!=";
-    case CmpOp::Lt: return "<";
-    case CmpOp::Le: return "<=";
-    case CmpOp::Gt: return ">";
-    case CmpOp::Ge: return ">=";
-  }
-  return {};
-}
-
 // Binding strength as the parser reads it: \/ below /\ below ~ below atoms.
 int precedence(const CondExpr& e) {
   switch (e.kind) {
@@ -239,7 +227,8 @@ std::string exprText(const CondExpr& e) {
   switch (e.kind) {
     case CondExpr::Kind::True: return "true";
     case CondExpr::Kind::False: return "false";
-    case CondExpr::Kind::Compare: return valueText(e.lhs) + " " + std::string(cmpText(e.cmp)) + " " + valueText(e.rhs);
+    case CondExpr::Kind::Compare:
+      return valueText(e.lhs) + " " + std::string(cmpOperator(e.cmp)) + " " + valueText(e.rhs);
     case CondExpr::Kind::Not: return "~" + wrapped(*e.a, precedence(*e.a) < precedence(e));
     case CondExpr::Kind::And:
     case CondExpr::Kind::Or: {
@@ -280,35 +269,11 @@ std::string instructionText(const Instruction& ins) {
     case Opcode::Branch: return branchText(ins);
     case Opcode::Goto: return gotoText(ins);
     case Opcode::Label: return ins.operands.at(0).name + ":";
-    // The Hopper-era instructions are printed as the parser normalised them: their many qualifiers are
-    // kept verbatim in `text`, which re-parses to the same instruction.
-    case Opcode::BarWarpSync:
-    case Opcode::ClusterArrive:
-    case Opcode::ClusterWait:
-    case Opcode::MbarInit:
-    case Opcode::MbarArrive:
-    case Opcode::MbarExpectTx:
-    case Opcode::MbarCompleteTx:
-    case Opcode::MbarWait:
-    case Opcode::CpAsync:
-    case Opcode::CpAsyncCommit:
-    case Opcode::CpAsyncWait:
-    case Opcode::CpAsyncMbarArrive:
-    case Opcode::BulkCopy:
-    case Opcode::StAsync:
-    case Opcode::RedAsync:
-    case Opcode::TcMma:
-    case Opcode::TcCp:
-    case Opcode::TcLd:
-    case Opcode::TcSt:
-    case Opcode::TcCommit:
-    case Opcode::TcWait:
-    case Opcode::TcFence:
-    case Opcode::WgmmaFence:
-    case Opcode::WgmmaMma:
-    case Opcode::WgmmaCommit:
-    case Opcode::WgmmaWait: return ins.text;
+    default: break;
   }
+  // The Hopper-era instructions are printed as the parser normalised them: their many qualifiers are
+  // kept verbatim in `text`, which re-parses to the same instruction.
+  if (isHopperEra(ins.op)) return ins.text;
   throw std::logic_error("LitmusWriter: unknown opcode");
 }
 

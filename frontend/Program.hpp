@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/Diagnostic.hpp"
@@ -58,6 +59,41 @@ enum class Opcode : std::uint8_t {
   Label,       // L:                        operands: label
 };
 
+/// Whether `op` belongs to a Hopper-era family (bar.warp.sync through wgmma), which only HopperSyntax reads; its
+/// fence forms are plain Fence and FenceProxy. Their qualifiers are many, so `Instruction::text` is the one
+/// faithful spelling of such an instruction.
+constexpr bool isHopperEra(Opcode op) {
+  switch (op) {
+    case Opcode::BarWarpSync:
+    case Opcode::ClusterArrive:
+    case Opcode::ClusterWait:
+    case Opcode::MbarInit:
+    case Opcode::MbarArrive:
+    case Opcode::MbarExpectTx:
+    case Opcode::MbarCompleteTx:
+    case Opcode::MbarWait:
+    case Opcode::CpAsync:
+    case Opcode::CpAsyncCommit:
+    case Opcode::CpAsyncWait:
+    case Opcode::CpAsyncMbarArrive:
+    case Opcode::BulkCopy:
+    case Opcode::StAsync:
+    case Opcode::RedAsync:
+    case Opcode::TcMma:
+    case Opcode::TcCp:
+    case Opcode::TcLd:
+    case Opcode::TcSt:
+    case Opcode::TcCommit:
+    case Opcode::TcWait:
+    case Opcode::TcFence:
+    case Opcode::WgmmaFence:
+    case Opcode::WgmmaMma:
+    case Opcode::WgmmaCommit:
+    case Opcode::WgmmaWait: return true;
+    default: return false;
+  }
+}
+
 /// What a fence is beyond its semantics and scope [§4.9, §4.10].
 enum class FenceKind : std::uint8_t {
   Plain,                 // fence{.sem}.scope, membar
@@ -82,6 +118,19 @@ enum class AtomOp : std::uint8_t { Add, Sub, Mul, Div, And, Or, Xor, Cas, Exch, 
 enum class LocalOp : std::uint8_t { Mov, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not };
 
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+
+/// The operator `cmp` is written as in litmus conditions and in C: "==", "!=", "<", "<=", ">", ">=".
+constexpr std::string_view cmpOperator(CmpOp cmp) {
+  switch (cmp) {
+    case CmpOp::Eq: return "==";
+    case CmpOp::Ne: return "!=";
+    case CmpOp::Lt: return "<";
+    case CmpOp::Le: return "<=";
+    case CmpOp::Gt: return ">";
+    case CmpOp::Ge: return ">=";
+  }
+  return {};
+}
 
 /// The state space named on an instruction or a location; Unspecified means "generic addressing", which for a
 /// litmus location declared without a space is global memory.

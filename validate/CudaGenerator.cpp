@@ -12,7 +12,7 @@
 namespace ptxmm::validate {
 
 using frontend::AtomOp;
-using frontend::CmpOp;
+using frontend::cmpOperator;
 using frontend::Instruction;
 using frontend::LocalOp;
 using frontend::Opcode;
@@ -39,18 +39,6 @@ std::string initList(const std::vector<T>& v) {
   std::string s = "{";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return (v.empty() ? s + "0" : s) + "}";
-}
-
-std::string cmpOperator(CmpOp c) {
-  switch (c) {
-    case CmpOp::Eq: return "==";
-    case CmpOp::Ne: return "!=";
-    case CmpOp::Lt: return "<";
-    case CmpOp::Le: return "<=";
-    case CmpOp::Gt: return ">";
-    case CmpOp::Ge: return ">=";
-  }
-  return "==";
 }
 
 // Where each role's values go in an instance's output row: observed registers, the sink, the capped flag, then
@@ -182,7 +170,7 @@ class RoleWriter {
       case Opcode::Branch: {
         std::string cond;
         if (in.predicated) cond = value(ops[0]) + (in.negatePredicate ? " == 0" : " != 0");
-        else cond = value(ops[0]) + " " + cmpOperator(in.cmp) + " " + value(ops[1]);
+        else cond = value(ops[0]) + " " + std::string(cmpOperator(in.cmp)) + " " + value(ops[1]);
         os_ << "  if (" << cond << ") " << jump(ops.back().name, at) << "\n";
         return;
       }

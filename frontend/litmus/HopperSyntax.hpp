@@ -7,11 +7,11 @@
 // no memory-model meaning.
 #pragma once
 
-#include <string>
 #include <string_view>
 #include <vector>
 
 #include "frontend/Program.hpp"
+#include "frontend/QualifierRules.hpp"
 
 namespace ptxmm::frontend {
 
@@ -29,11 +29,6 @@ struct HopperForm {
   Instruction ins;  // op, sem, scope, space and the family's flags; operands still empty
   std::vector<HopperRole> roles;
   std::size_t required = 0;  // the first `required` operands must be present
-};
-
-struct WrittenQual {
-  std::string spelling;  // without the dot
-  model::SourcePos pos;  // of the dot
 };
 
 /// Whether `mnemonic` with these qualifiers belongs to a Hopper-era family handled here.

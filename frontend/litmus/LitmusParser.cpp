@@ -1,16 +1,12 @@
 // The litmus parser: recursive descent over LitmusLexer's tokens in file order (header, init block, thread
-// header, code rows, `locations [...]`, condition). Instruction spellings come from InstructionTable; this
-// file knows the litmus syntax around them and the rules that tie qualifiers together (a strong ld needs a
-// scope, .mmio needs .relaxed.sys, ...). Each check runs as soon as the part it needs has been read, so the
-// error reported is, as far as possible, the first one in the file.
+// header, code rows, `locations [...]`, condition). Instruction spellings come from InstructionTable and the
+// rules that tie qualifiers together (a strong ld needs a scope, .mmio needs .relaxed.sys, ...) from
+// QualifierRules; this file knows the litmus syntax around them. Each check runs as soon as the part it needs
+// has been read, so the error reported is, as far as possible, the first one in the file.
 #include "frontend/litmus/LitmusParser.hpp"
 
-#include <array>
 #include <charconv>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -18,6 +14,8 @@
 #include <utility>
 
 #include "frontend/InstructionTable.hpp"
+#include "frontend/QualifierRules.hpp"
+#include "frontend/ReaderSupport.hpp"
 #include "frontend/litmus/HopperSyntax.hpp"
 #include "frontend/litmus/LitmusLexer.hpp"
 
@@ -36,13 +34,8 @@ constexpr std::string_view kTrue = "true";
 constexpr std::string_view kFalse = "false";
 constexpr std::string_view kWarp = "warp";
 
-// Deep enough for any real condition, shallow enough that the recursive descent cannot exhaust the stack.
-constexpr int kMaxConditionDepth = 500;
 // Thread numbers above this name no thread of any test; the bound keeps the conversion to int exact.
 constexpr std::uint64_t kMaxThreadNumber = 1'000'000;
-
-/// What may be written at an operand position (the Hopper-era instructions have a few more, HopperRole).
-enum class Role : std::uint8_t { Dst, Addr, Value, Label };
 
 // The location kinds of `NAME @ <kind> ...` declarations.
 constexpr std::pair<std::string_view, LocationKind> kLocationKinds[] = {
@@ -52,22 +45,6 @@ constexpr std::pair<std::string_view, LocationKind> kLocationKinds[] = {
     {"tensormap", LocationKind::TensorMap},
     {"tmem", LocationKind::Tmem},
 };
-
-/// The operand positions of an instruction; the first `required` must be present.
-struct Signature {
-  std::vector<Role> roles;
-  std::size_t required = 0;
-};
-
-/// A qualifier as written: its spelling without the dot, the dot's token, and its table row once looked up.
-struct WrittenQualifier {
-  std::string spelling;
-  Token dot;
-  const QualifierInfo* info = nullptr;
-};
-
-/// The qualifiers of one instruction by kind; an instruction carries at most one of each.
-using QualifierSlots = std::array<const WrittenQualifier*, kQualKindCount>;
 
 /// A thread's labels: definitions as they come, uses checked once every row has been read.
 struct ThreadLabels {
@@ -96,16 +73,6 @@ bool before(const model::SourcePos& a, const model::SourcePos& b) {
   return std::pair(a.line, a.col) < std::pair(b.line, b.col);
 }
 
-/// The text of tokens as written, each run of whitespace and comments made a single space.
-std::string joinTokens(const std::vector<Token>& tokens) {
-  std::string text;
-  for (const Token& token : tokens) {
-    if (!text.empty() && token.spaceBefore) text += ' ';
-    text += token.text;
-  }
-  return text;
-}
-
 std::optional<CmpOp> comparison(TokenKind kind) {
   switch (kind) {
     case TokenKind::EqEq:
@@ -119,50 +86,8 @@ std::optional<CmpOp> comparison(TokenKind kind) {
   }
 }
 
-Signature signature(const MnemonicInfo& info, AtomOp atomOp) {
-  switch (info.form) {
-    case InstrForm::Load: return {{Role::Dst, Role::Addr}, 2};
-    case InstrForm::Store:
-    case InstrForm::Red: return {{Role::Addr, Role::Value}, 2};
-    case InstrForm::Atom:
-      if (atomOp == AtomOp::Cas) return {{Role::Dst, Role::Addr, Role::Value, Role::Value}, 4};
-      return {{Role::Dst, Role::Addr, Role::Value}, 3};
-    case InstrForm::Fence:
-    case InstrForm::Membar: return {};
-    case InstrForm::Barrier: return {{Role::Value, Role::Value}, 1};
-    case InstrForm::Local: {
-      Signature local{{Role::Dst}, 0};
-      local.roles.insert(local.roles.end(), static_cast<std::size_t>(info.sources), Role::Value);
-      local.required = local.roles.size();
-      return local;
-    }
-    case InstrForm::Setp: return {{Role::Dst, Role::Value, Role::Value}, 3};
-    case InstrForm::CompareBranch: return {{Role::Value, Role::Value, Role::Label}, 3};
-    case InstrForm::Bra:
-    case InstrForm::Goto: return {{Role::Label}, 1};
-  }
-  return {};
-}
-
-/// "ld.weak takes 2 operands", "bar.cta.sync takes 1 or 2 operands", "fence.sc.gpu takes no operands".
-std::string arityText(const std::string& written, const Signature& sig) {
-  if (sig.roles.empty()) return written + " takes no operands";
-  std::string count = std::to_string(sig.required);
-  if (sig.required != sig.roles.size()) count += " or " + std::to_string(sig.roles.size());
-  return written + " takes " + count + (sig.roles.size() == 1 ? " operand" : " operands");
-}
-
 std::string clusterText(const std::optional<int>& cluster) {
   return cluster ? "cluster " + std::to_string(*cluster) : "its own cluster";
-}
-
-CondPtr makeNode(CondExpr::Kind kind, model::SourcePos pos, CondPtr a = nullptr, CondPtr b = nullptr) {
-  auto node = std::make_shared<CondExpr>();
-  node->kind = kind;
-  node->pos = std::move(pos);
-  node->a = std::move(a);
-  node->b = std::move(b);
-  return node;
 }
 
 class LitmusParser {
@@ -173,21 +98,6 @@ class LitmusParser {
   Program parse();
 
  private:
-  /// Copies every token taken while alive into `into`: the text of an instruction or a condition.
-  class Recording {
-   public:
-    Recording(LitmusParser& parser, std::vector<Token>& into) : parser_(parser), saved_(parser.recording_) {
-      parser.recording_ = &into;
-    }
-    ~Recording() { parser_.recording_ = saved_; }
-    Recording(const Recording&) = delete;
-    Recording& operator=(const Recording&) = delete;
-
-   private:
-    LitmusParser& parser_;
-    std::vector<Token>* saved_;
-  };
-
   // Header and init block.
   void parseHeader();
   void parseInitBlock();
@@ -210,19 +120,9 @@ class LitmusParser {
   Instruction parseLabel(std::size_t column);
   Instruction parseInstruction(std::size_t column);
   void parseHopperOperands(Instruction& ins, const HopperForm& form, const std::string& written);
-  std::vector<WrittenQualifier> parseQualifiers();
-  void applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                       std::vector<WrittenQualifier>& quals) const;
-  void lookUpQualifier(WrittenQualifier& qual, const MnemonicInfo& info, const Token& mnemonic) const;
-  void applyProxyFence(Instruction& ins, const Token& mnemonic, const std::vector<WrittenQualifier>& quals,
-                       std::size_t at) const;
-  void applySlots(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                  const QualifierSlots& slots) const;
-  void checkMemoryScope(Instruction& ins, InstrForm form, const Token& mnemonic, const QualifierSlots& slots) const;
-  void require(const WrittenQualifier* qual, const Token& mnemonic, InstrForm form, QualKind kind,
-               const std::string& what) const;
+  std::vector<WrittenQual> parseQualifiers();
   void parseOperands(Instruction& ins, const MnemonicInfo& info, const std::string& written, std::size_t column);
-  Operand parseOperand(Role role, std::size_t column);
+  Operand parseOperand(OperandRole role, std::size_t column);
   Operand parseAddress();
   Operand parseRegister(const std::string& what);
   template <class Parse>
@@ -241,14 +141,12 @@ class LitmusParser {
   CondPtr parseAtom(int depth);
   CondValue parseCondValue(bool allowConstant);
   CondValue parseRegisterRef();
-  void checkDepth(const Token& token, int depth) const;
   // Tokens and numbers.
   const Token& peek(std::size_t ahead = 0) { return lexer_.peek(ahead); }
   Token take();
   bool accept(TokenKind kind);
   Token expect(TokenKind kind, const std::string& what);
   std::int64_t parseInteger();
-  std::int64_t integerValue(const Token& number, bool negative, const Token& at) const;
   int smallNumber(const Token& number) const;
   int threadNumber(const Token& token) const;
   std::string threadCount() const;
@@ -261,7 +159,7 @@ class LitmusParser {
   std::unordered_map<std::string, std::size_t> locationIndex_;
   std::set<std::pair<int, std::string>> initialisedRegisters_;
   std::vector<ThreadLabels> labels_;
-  std::vector<Token>* recording_ = nullptr;
+  std::vector<Token>* recording_ = nullptr;  // where take() copies tokens while a TokenRecording is alive
 };
 
 Program LitmusParser::parse() {
@@ -521,7 +419,7 @@ Instruction LitmusParser::parseLabel(std::size_t column) {
 
 Instruction LitmusParser::parseInstruction(std::size_t column) {
   std::vector<Token> tokens;
-  Recording recording(*this, tokens);
+  TokenRecording recording(recording_, tokens);
   Instruction ins;
   ins.pos = lexer_.pos(peek());
   std::optional<Token> predicateAt;
@@ -533,12 +431,10 @@ Instruction LitmusParser::parseInstruction(std::size_t column) {
   }
   Token mnemonic = take();
   if (mnemonic.kind != TokenKind::Ident) fail(mnemonic, "expected an instruction, got " + describe(mnemonic));
-  std::vector<WrittenQualifier> quals = parseQualifiers();
-  std::vector<WrittenQual> written;
-  for (const auto& q : quals) written.push_back({q.spelling, lexer_.pos(q.dot)});
-  if (isHopperInstruction(mnemonic.text, written)) {
+  const std::vector<WrittenQual> quals = parseQualifiers();
+  if (isHopperInstruction(mnemonic.text, quals)) {
     if (predicateAt) fail(*predicateAt, "only bra can be predicated, not " + std::string(mnemonic.text));
-    const HopperForm form = interpretHopper(mnemonic.text, lexer_.pos(mnemonic), written);
+    const HopperForm form = interpretHopper(mnemonic.text, lexer_.pos(mnemonic), quals);
     const model::SourcePos pos = ins.pos;
     ins = form.ins;
     ins.pos = pos;
@@ -554,7 +450,7 @@ Instruction LitmusParser::parseInstruction(std::size_t column) {
   ins.proxy = info->proxy;
   ins.localOp = info->localOp;
   ins.cmp = info->cmp;
-  applyQualifiers(ins, *info, mnemonic, quals);
+  applyQualifiers(ins, *info, mnemonic.text, lexer_.pos(mnemonic), quals);
   if (predicateAt) {
     ins.op = Opcode::Branch;
     ins.predicated = true;
@@ -565,8 +461,8 @@ Instruction LitmusParser::parseInstruction(std::size_t column) {
   return ins;
 }
 
-std::vector<WrittenQualifier> LitmusParser::parseQualifiers() {
-  std::vector<WrittenQualifier> quals;
+std::vector<WrittenQual> LitmusParser::parseQualifiers() {
+  std::vector<WrittenQual> quals;
   while (peek().kind == TokenKind::Dot && !peek().spaceBefore) {
     Token dot = take();
     Token word = take();
@@ -579,109 +475,14 @@ std::vector<WrittenQualifier> LitmusParser::parseQualifiers() {
       take();
       spelling += "::" + std::string(take().text);
     }
-    quals.push_back({std::move(spelling), dot});
+    quals.push_back({std::move(spelling), lexer_.pos(dot)});
   }
   return quals;
 }
 
-void LitmusParser::applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                                   std::vector<WrittenQualifier>& quals) const {
-  QualifierSlots slots{};
-  for (std::size_t i = 0; i < quals.size(); ++i) {
-    WrittenQualifier& qual = quals[i];
-    lookUpQualifier(qual, info, mnemonic);
-    if (qual.info->kind == QualKind::ProxyFence) return applyProxyFence(ins, mnemonic, quals, i);
-    const WrittenQualifier*& slot = slots[static_cast<std::size_t>(qual.info->kind)];
-    if (slot) fail(qual.dot, "qualifier '." + qual.spelling + "' conflicts with '." + slot->spelling + "'");
-    slot = &qual;
-  }
-  applySlots(ins, info, mnemonic, slots);
-}
-
-void LitmusParser::lookUpQualifier(WrittenQualifier& qual, const MnemonicInfo& info, const Token& mnemonic) const {
-  const std::string name(mnemonic.text);
-  const std::string written = "'." + qual.spelling + "'";
-  qual.info = findQualifier(qual.spelling);
-  if (!qual.info) fail(qual.dot, "unknown qualifier " + written + " on " + name);
-  if (!allowsQualifier(info.form, *qual.info)) fail(qual.dot, "qualifier " + written + " is not allowed on " + name);
-  if (qual.info->kind == QualKind::Unsupported)
-    fail(qual.dot, qual.info->message.empty() ? name + "." + qual.spelling + " is not supported yet"
-                                              : std::string(qual.info->message));
-}
-
-void LitmusParser::applyProxyFence(Instruction& ins, const Token& mnemonic,
-                                   const std::vector<WrittenQualifier>& quals, std::size_t at) const {
-  const std::string name(mnemonic.text);
-  if (at != 0) fail(quals[at].dot, "'.proxy' must come right after " + name);
-  if (at + 1 == quals.size()) fail(quals[at].dot, name + ".proxy needs a target (" + proxyFenceTargetList() + ")");
-  std::string target;
-  for (std::size_t i = at + 1; i < quals.size(); ++i) target += (i > at + 1 ? "." : "") + quals[i].spelling;
-  auto fenced = findProxyFenceTarget(target);
-  if (!fenced) fail(quals[at + 1].dot, name + ".proxy." + target + " is not supported yet");
-  ins.op = Opcode::FenceProxy;
-  ins.aliasFence = fenced->alias;
-  ins.proxy = fenced->proxy;
-}
-
-void LitmusParser::applySlots(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                              const QualifierSlots& slots) const {
-  auto slot = [&](QualKind kind) { return slots[static_cast<std::size_t>(kind)]; };
-  const WrittenQualifier* sem = slot(QualKind::Sem);
-  const WrittenQualifier* scope = slot(QualKind::Scope);
-  ins.sem = sem ? sem->info->sem : info.impliedSem;
-  if (scope) ins.scope = scope->info->scope;
-  if (const auto* space = slot(QualKind::Space)) ins.space = space->info->space;
-  if (const auto* op = slot(QualKind::AtomOp)) ins.atomOp = op->info->atomOp;
-  if (const auto* cmp = slot(QualKind::Cmp)) ins.cmp = cmp->info->cmp;
-  if (const auto* action = slot(QualKind::BarrierAction)) ins.op = action->info->barrierOp;
-  switch (info.form) {
-    case InstrForm::Load:
-    case InstrForm::Store: checkMemoryScope(ins, info.form, mnemonic, slots); break;
-    case InstrForm::Fence:
-    case InstrForm::Membar:
-      if (!scope)
-        fail(sem ? sem->dot : mnemonic, std::string(mnemonic.text) + (sem ? "." + sem->spelling : "") +
-                                            " needs a scope (" + qualifierList(info.form, QualKind::Scope) + ")");
-      break;
-    case InstrForm::Atom:
-    case InstrForm::Red: require(slot(QualKind::AtomOp), mnemonic, info.form, QualKind::AtomOp, "an operation"); break;
-    case InstrForm::Barrier:
-      require(slot(QualKind::BarrierAction), mnemonic, info.form, QualKind::BarrierAction, "an action");
-      break;
-    case InstrForm::Setp: require(slot(QualKind::Cmp), mnemonic, info.form, QualKind::Cmp, "a comparison"); break;
-    default: break;
-  }
-}
-
-void LitmusParser::checkMemoryScope(Instruction& ins, InstrForm form, const Token& mnemonic,
-                                    const QualifierSlots& slots) const {
-  const WrittenQualifier* sem = slots[static_cast<std::size_t>(QualKind::Sem)];
-  const WrittenQualifier* scope = slots[static_cast<std::size_t>(QualKind::Scope)];
-  const WrittenQualifier* mmio = slots[static_cast<std::size_t>(QualKind::Mmio)];
-  const std::string name = std::string(mnemonic.text) + (sem ? "." + sem->spelling : "");
-  if (mmio) {
-    bool relaxedSys = sem && sem->info->sem == Sem::Relaxed && scope && scope->info->scope == model::Scope::Sys;
-    if (!relaxedSys)
-      fail(mmio->dot, std::string(mnemonic.text) + "." + mmio->spelling + " needs ." +
-                          std::string(semName(Sem::Relaxed)) + "." + std::string(model::scopeName(model::Scope::Sys)));
-    ins.sem = Sem::Mmio;
-    return;
-  }
-  bool strong = sem && sem->info->needsScope;
-  if (strong && !scope) fail(sem->dot, name + " needs a scope (" + qualifierList(form, QualKind::Scope) + ")");
-  if (!strong && scope)
-    fail(scope->dot, sem ? name + " takes no scope" : name + " takes a scope only with " + scopedSemList(form));
-}
-
-void LitmusParser::require(const WrittenQualifier* qual, const Token& mnemonic, InstrForm form, QualKind kind,
-                           const std::string& what) const {
-  if (!qual)
-    fail(mnemonic, std::string(mnemonic.text) + " needs " + what + " (" + qualifierList(form, kind) + ")");
-}
-
 void LitmusParser::parseOperands(Instruction& ins, const MnemonicInfo& info, const std::string& written,
                                  std::size_t column) {
-  const Signature sig = signature(info, ins.atomOp);
+  const OperandSignature sig = operandSignature(info, ins.atomOp);
   for (std::size_t i = 0; i < sig.roles.size(); ++i) {
     if (i > 0) {
       if (i >= sig.required && isCellEnd(peek())) break;
@@ -751,12 +552,12 @@ Operand LitmusParser::inBraces(Parse parse) {
   return o;
 }
 
-Operand LitmusParser::parseOperand(Role role, std::size_t column) {
+Operand LitmusParser::parseOperand(OperandRole role, std::size_t column) {
   switch (role) {
-    case Role::Dst: return parseRegister("a destination register");
-    case Role::Addr: return parseAddress();
-    case Role::Value: return parseValue();
-    case Role::Label: return parseLabelUse(column);
+    case OperandRole::Dst: return parseRegister("a destination register");
+    case OperandRole::Addr: return parseAddress();
+    case OperandRole::Value: return parseValue();
+    case OperandRole::Label: return parseLabelUse(column);
   }
   return {};
 }
@@ -855,7 +656,7 @@ void LitmusParser::parseCondition() {
                     : "expected the final condition (exists, ~exists or forall), got " + describe(first));
   }
   std::vector<Token> tokens;
-  Recording recording(*this, tokens);
+  TokenRecording recording(recording_, tokens);
   condition.expr = parseDisjunction(0);
   condition.text = joinTokens(tokens);
 }
@@ -864,7 +665,7 @@ CondPtr LitmusParser::parseDisjunction(int depth) {
   CondPtr left = parseConjunction(depth);
   while (accept(TokenKind::Or)) {
     CondPtr right = parseConjunction(depth);
-    left = makeNode(CondExpr::Kind::Or, left->pos, left, right);
+    left = condNode(CondExpr::Kind::Or, left->pos, left, right);
   }
   return left;
 }
@@ -873,7 +674,7 @@ CondPtr LitmusParser::parseConjunction(int depth) {
   CondPtr left = parseNegation(depth);
   while (accept(TokenKind::And)) {
     CondPtr right = parseNegation(depth);
-    left = makeNode(CondExpr::Kind::And, left->pos, left, right);
+    left = condNode(CondExpr::Kind::And, left->pos, left, right);
   }
   return left;
 }
@@ -881,22 +682,22 @@ CondPtr LitmusParser::parseConjunction(int depth) {
 CondPtr LitmusParser::parseNegation(int depth) {
   if (peek().kind != TokenKind::Tilde) return parseAtom(depth);
   Token tilde = take();
-  checkDepth(tilde, depth + 1);
-  return makeNode(CondExpr::Kind::Not, lexer_.pos(tilde), parseNegation(depth + 1));
+  checkConditionDepth(depth + 1, lexer_.pos(tilde));
+  return condNode(CondExpr::Kind::Not, lexer_.pos(tilde), parseNegation(depth + 1));
 }
 
 CondPtr LitmusParser::parseAtom(int depth) {
   Token first = peek();
   if (first.kind == TokenKind::LParen) {
     take();
-    checkDepth(first, depth + 1);
+    checkConditionDepth(depth + 1, lexer_.pos(first));
     CondPtr inner = parseDisjunction(depth + 1);
     expect(TokenKind::RParen, "')'");
     return inner;
   }
   if (isWord(first, kTrue) || isWord(first, kFalse)) {
     take();
-    return makeNode(isWord(first, kTrue) ? CondExpr::Kind::True : CondExpr::Kind::False, lexer_.pos(first));
+    return condNode(isWord(first, kTrue) ? CondExpr::Kind::True : CondExpr::Kind::False, lexer_.pos(first));
   }
   if (!startsValue(first)) fail(first, "expected a proposition, got " + describe(first));
   auto node = std::make_shared<CondExpr>();
@@ -949,11 +750,6 @@ CondValue LitmusParser::parseRegisterRef() {
   return value;
 }
 
-void LitmusParser::checkDepth(const Token& token, int depth) const {
-  if (depth > kMaxConditionDepth)
-    fail(token, "proposition nested too deeply (more than " + std::to_string(kMaxConditionDepth) + " levels)");
-}
-
 // ------------------------------------------------------------------------------------------ tokens, numbers
 
 Token LitmusParser::take() {
@@ -979,27 +775,12 @@ std::int64_t LitmusParser::parseInteger() {
   bool negative = first.kind == TokenKind::Minus;
   Token number = negative ? take() : first;
   if (number.kind != TokenKind::Number) fail(number, "expected an integer, got " + describe(number));
-  return integerValue(number, negative, first);
-}
-
-std::int64_t LitmusParser::integerValue(const Token& number, bool negative, const Token& at) const {
-  std::string_view digits = number.text;
-  int base = 10;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  std::uint64_t magnitude = 0;
-  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
-  if (error != std::errc() || end != digits.data() + digits.size() || magnitude > kMax + (negative ? 1 : 0))
-    fail(at, "integer " + std::string(negative ? "-" : "") + std::string(number.text) + " does not fit in 64 bits");
-  if (!negative) return static_cast<std::int64_t>(magnitude);
-  return magnitude > kMax ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(magnitude);
+  return integerValue(number.text, negative, lexer_.pos(number), lexer_.pos(first));
 }
 
 int LitmusParser::smallNumber(const Token& number) const {
-  std::int64_t value = integerValue(number, false, number);
+  const model::SourcePos pos = lexer_.pos(number);
+  std::int64_t value = integerValue(number.text, false, pos, pos);
   if (value > std::numeric_limits<int>::max()) fail(number, "number " + std::string(number.text) + " is too large");
   return static_cast<int>(value);
 }
@@ -1036,14 +817,6 @@ void LitmusParser::fail(const model::SourcePos& pos, const std::string& message)
 
 Program parseLitmus(std::string_view text, const std::string& file) { return LitmusParser(text, file).parse(); }
 
-Program parseLitmusFile(const std::string& path) {
-  std::error_code error;
-  std::ifstream in;
-  if (std::filesystem::is_regular_file(path, error)) in.open(path, std::ios::binary);
-  if (!in.is_open()) throw UserError({path, 0, 0}, "cannot read the file");
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw UserError({path, 0, 0}, "cannot read the file");
-  return parseLitmus(text, path);
-}
+Program parseLitmusFile(const std::string& path) { return parseLitmus(readSourceFile(path), path); }
 
 }  // namespace ptxmm::frontend

@@ -1,24 +1,24 @@
 // The nvlitmus reader in three steps: split the file into the template and the table rows, expand the template
 // once per row into a text whose every character remembers where it was written (so diagnostics point into the
 // template or into the row's cell), then lex and parse that text by recursive descent. Instruction spellings
-// and qualifier rules come from InstructionTable and follow the litmus parser's checks, so an instruction means
-// the same in both readers.
+// come from InstructionTable and qualifier rules from QualifierRules, as in the litmus parser, so an instruction
+// means the same in both readers.
 #include "frontend/nvlitmus/NvLitmusParser.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
 #include <utility>
 
 #include "frontend/InstructionTable.hpp"
+#include "frontend/QualifierRules.hpp"
+#include "frontend/ReaderSupport.hpp"
 
 namespace ptxmm::frontend {
 namespace {
@@ -38,8 +38,6 @@ constexpr std::string_view kFalse = "false";
 constexpr std::string_view kAwaitLabel = "await";  // labels of the await loops that `== v` loads become
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
-// Deep enough for any real condition, shallow enough that the recursive descent cannot exhaust the stack.
-constexpr int kMaxConditionDepth = 500;
 // Placeholders and placement numbers above this name no cell, device, block or thread of any test.
 constexpr std::uint64_t kMaxNumber = 1'000'000;
 
@@ -299,36 +297,10 @@ class Lexer {
 
 // ------------------------------------------------------------------------------------------------- parser
 
-/// What may be written at an operand position.
-enum class Role : std::uint8_t { Dst, Addr, Value };
-
-struct Signature {
-  std::vector<Role> roles;
-  std::size_t required = 0;
-};
-
-/// A qualifier as written: its spelling without the dot, the dot's token, and its table row once looked up.
-struct WrittenQualifier {
-  std::string spelling;
-  Token dot;
-  const QualifierInfo* info = nullptr;
-};
-
-using QualifierSlots = std::array<const WrittenQualifier*, kQualKindCount>;
-
 bool isWord(const Token& token, std::string_view word) { return token.kind == Tok::Ident && token.text == word; }
 bool isVerdict(const Token& token) { return isWord(token, kPermit) || isWord(token, kAssert); }
 bool startsValue(const Token& token) {
   return token.kind == Tok::Ident || token.kind == Tok::Number || token.kind == Tok::Minus;
-}
-
-std::string joinTokens(const std::vector<Token>& tokens) {
-  std::string text;
-  for (const Token& token : tokens) {
-    if (!text.empty() && token.spaceBefore) text += ' ';
-    text += token.text;
-  }
-  return text;
 }
 
 std::optional<CmpOp> comparison(Tok kind) {
@@ -341,47 +313,6 @@ std::optional<CmpOp> comparison(Tok kind) {
     case Tok::GreaterEq: return CmpOp::Ge;
     default: return std::nullopt;
   }
-}
-
-std::optional<Signature> signature(const MnemonicInfo& info, AtomOp atomOp) {
-  switch (info.form) {
-    case InstrForm::Load: return Signature{{Role::Dst, Role::Addr}, 2};
-    case InstrForm::Store:
-    case InstrForm::Red: return Signature{{Role::Addr, Role::Value}, 2};
-    case InstrForm::Atom:
-      if (atomOp == AtomOp::Cas) return Signature{{Role::Dst, Role::Addr, Role::Value, Role::Value}, 4};
-      return Signature{{Role::Dst, Role::Addr, Role::Value}, 3};
-    case InstrForm::Fence:
-    case InstrForm::Membar: return Signature{};
-    case InstrForm::Barrier: return Signature{{Role::Value, Role::Value}, 1};
-    case InstrForm::Local: {
-      Signature local{{Role::Dst}, 0};
-      local.roles.insert(local.roles.end(), static_cast<std::size_t>(info.sources), Role::Value);
-      local.required = local.roles.size();
-      return local;
-    }
-    case InstrForm::Setp: return Signature{{Role::Dst, Role::Value, Role::Value}, 3};
-    case InstrForm::CompareBranch:
-    case InstrForm::Bra:
-    case InstrForm::Goto: return std::nullopt;  // nvlitmus tests have no labels
-  }
-  return std::nullopt;
-}
-
-std::string arityText(const std::string& written, const Signature& sig) {
-  if (sig.roles.empty()) return written + " takes no operands";
-  std::string count = std::to_string(sig.required);
-  if (sig.required != sig.roles.size()) count += " or " + std::to_string(sig.roles.size());
-  return written + " takes " + count + (sig.roles.size() == 1 ? " operand" : " operands");
-}
-
-CondPtr makeNode(CondExpr::Kind kind, model::SourcePos pos, CondPtr a = nullptr, CondPtr b = nullptr) {
-  auto node = std::make_shared<CondExpr>();
-  node->kind = kind;
-  node->pos = std::move(pos);
-  node->a = std::move(a);
-  node->b = std::move(b);
-  return node;
 }
 
 /// What one test's text says.
@@ -403,38 +334,13 @@ class TestParser {
   ParsedTest parse();
 
  private:
-  /// Copies every token taken while alive into `into`: the text of an instruction or a condition.
-  class Recording {
-   public:
-    Recording(TestParser& parser, std::vector<Token>& into) : parser_(parser), saved_(parser.recording_) {
-      parser.recording_ = &into;
-    }
-    ~Recording() { parser_.recording_ = saved_; }
-    Recording(const Recording&) = delete;
-    Recording& operator=(const Recording&) = delete;
-
-   private:
-    TestParser& parser_;
-    std::vector<Token>* saved_;
-  };
-
   void parseDeclaration();
   void parseThread();
   bool looksLikeThread();
   int placementNumber(const Token& token, char prefix, const std::string& what) const;
   void parseStatement(Thread& thread, const Token& open);
-  std::vector<WrittenQualifier> parseQualifiers();
-  void applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                       std::vector<WrittenQualifier>& quals) const;
-  void lookUpQualifier(WrittenQualifier& qual, const MnemonicInfo& info, const Token& mnemonic) const;
-  void applyProxyFence(Instruction& ins, const Token& mnemonic, const std::vector<WrittenQualifier>& quals,
-                       std::size_t at) const;
-  void applySlots(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                  const QualifierSlots& slots) const;
-  void checkMemoryScope(Instruction& ins, InstrForm form, const Token& mnemonic, const QualifierSlots& slots) const;
-  void require(const WrittenQualifier* qual, const Token& mnemonic, InstrForm form, QualKind kind,
-               const std::string& what) const;
-  void parseOperands(Instruction& ins, const Signature& sig, const std::string& written, const Thread& thread);
+  std::vector<WrittenQual> parseQualifiers();
+  void parseOperands(Instruction& ins, const OperandSignature& sig, const std::string& written, const Thread& thread);
   Operand parseAddress();
   Operand parseRegister(const std::string& what, const Thread& thread);
   Operand parseValue(const Thread& thread);
@@ -446,14 +352,12 @@ class TestParser {
   CondPtr parseNegation(int depth);
   CondPtr parseAtom(int depth);
   CondValue parseCondValue();
-  void checkDepth(const Token& token, int depth) const;
   // Tokens and numbers.
   const Token& peek(std::size_t ahead = 0) { return lexer_.peek(ahead); }
   Token take();
   bool accept(Tok kind);
   Token expect(Tok kind, const std::string& what);
   std::int64_t parseInteger();
-  std::int64_t integerValue(const Token& number, bool negative, const Token& at) const;
   const Location* findLocation(std::string_view name) const;
   model::SourcePos pos(const Token& token) const { return {file_, token.at.line, token.at.col}; }
   [[noreturn]] void fail(const Token& token, const std::string& message) const { fail(pos(token), message); }
@@ -465,7 +369,7 @@ class TestParser {
   const std::string& file_;
   std::unordered_map<std::string, std::size_t> locationIndex_;
   std::map<std::string, std::vector<int>> registerThreads_;  // register name -> threads using it
-  std::vector<Token>* recording_ = nullptr;
+  std::vector<Token>* recording_ = nullptr;  // where take() copies tokens while a TokenRecording is alive
 };
 
 ParsedTest TestParser::parse() {
@@ -597,7 +501,7 @@ void TestParser::parseStatement(Thread& thread, const Token& open) {
   Instruction ins;
   std::optional<Token> equals;
   {
-    Recording recording(*this, tokens);
+    TokenRecording recording(recording_, tokens);
     const Token mnemonic = take();
     ins.pos = pos(mnemonic);
     if (mnemonic.kind != Tok::Ident) fail(mnemonic, "expected an instruction or '}', got " + describe(mnemonic));
@@ -607,11 +511,11 @@ void TestParser::parseStatement(Thread& thread, const Token& open) {
     ins.proxy = info->proxy;
     ins.localOp = info->localOp;
     ins.cmp = info->cmp;
-    std::vector<WrittenQualifier> quals = parseQualifiers();
-    applyQualifiers(ins, *info, mnemonic, quals);
-    const auto sig = signature(*info, ins.atomOp);
-    if (!sig) fail(mnemonic, "nvlitmus tests have no labels, so no " + std::string(mnemonic.text));
-    parseOperands(ins, *sig, joinTokens(tokens), thread);
+    applyQualifiers(ins, *info, mnemonic.text, pos(mnemonic), parseQualifiers());
+    const OperandSignature sig = operandSignature(*info, ins.atomOp);
+    if (std::ranges::count(sig.roles, OperandRole::Label))
+      fail(mnemonic, "nvlitmus tests have no labels, so no " + std::string(mnemonic.text));
+    parseOperands(ins, sig, joinTokens(tokens), thread);
     if (peek().kind == Tok::EqEq) {
       if (info->form != InstrForm::Load)
         fail(peek(), "'== value' (the value the load must read) may only follow a load, not " +
@@ -656,8 +560,8 @@ void TestParser::addAwait(Thread& thread, Instruction load, const Token& equals)
   thread.code.push_back(std::move(retry));
 }
 
-std::vector<WrittenQualifier> TestParser::parseQualifiers() {
-  std::vector<WrittenQualifier> quals;
+std::vector<WrittenQual> TestParser::parseQualifiers() {
+  std::vector<WrittenQual> quals;
   while (peek().kind == Tok::Dot && !peek().spaceBefore) {
     const Token dot = take();
     const Token word = take();
@@ -670,106 +574,12 @@ std::vector<WrittenQualifier> TestParser::parseQualifiers() {
       take();
       spelling += "::" + std::string(take().text);
     }
-    quals.push_back({std::move(spelling), dot});
+    quals.push_back({std::move(spelling), pos(dot)});
   }
   return quals;
 }
 
-void TestParser::applyQualifiers(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                                 std::vector<WrittenQualifier>& quals) const {
-  QualifierSlots slots{};
-  for (std::size_t i = 0; i < quals.size(); ++i) {
-    WrittenQualifier& qual = quals[i];
-    lookUpQualifier(qual, info, mnemonic);
-    if (qual.info->kind == QualKind::ProxyFence) return applyProxyFence(ins, mnemonic, quals, i);
-    const WrittenQualifier*& slot = slots[static_cast<std::size_t>(qual.info->kind)];
-    if (slot) fail(qual.dot, "qualifier '." + qual.spelling + "' conflicts with '." + slot->spelling + "'");
-    slot = &qual;
-  }
-  applySlots(ins, info, mnemonic, slots);
-}
-
-void TestParser::lookUpQualifier(WrittenQualifier& qual, const MnemonicInfo& info, const Token& mnemonic) const {
-  const std::string name(mnemonic.text);
-  const std::string written = "'." + qual.spelling + "'";
-  qual.info = findQualifier(qual.spelling);
-  if (!qual.info) fail(qual.dot, "unknown qualifier " + written + " on " + name);
-  if (!allowsQualifier(info.form, *qual.info)) fail(qual.dot, "qualifier " + written + " is not allowed on " + name);
-  if (qual.info->kind == QualKind::Unsupported)
-    fail(qual.dot, qual.info->message.empty() ? name + "." + qual.spelling + " is not supported yet"
-                                              : std::string(qual.info->message));
-}
-
-void TestParser::applyProxyFence(Instruction& ins, const Token& mnemonic, const std::vector<WrittenQualifier>& quals,
-                                 std::size_t at) const {
-  const std::string name(mnemonic.text);
-  if (at != 0) fail(quals[at].dot, "'.proxy' must come right after " + name);
-  if (at + 1 == quals.size()) fail(quals[at].dot, name + ".proxy needs a target (" + proxyFenceTargetList() + ")");
-  std::string target;
-  for (std::size_t i = at + 1; i < quals.size(); ++i) target += (i > at + 1 ? "." : "") + quals[i].spelling;
-  auto fenced = findProxyFenceTarget(target);
-  if (!fenced) fail(quals[at + 1].dot, name + ".proxy." + target + " is not supported yet");
-  ins.op = Opcode::FenceProxy;
-  ins.aliasFence = fenced->alias;
-  ins.proxy = fenced->proxy;
-}
-
-void TestParser::applySlots(Instruction& ins, const MnemonicInfo& info, const Token& mnemonic,
-                            const QualifierSlots& slots) const {
-  auto slot = [&](QualKind kind) { return slots[static_cast<std::size_t>(kind)]; };
-  const WrittenQualifier* sem = slot(QualKind::Sem);
-  const WrittenQualifier* scope = slot(QualKind::Scope);
-  ins.sem = sem ? sem->info->sem : info.impliedSem;
-  if (scope) ins.scope = scope->info->scope;
-  if (const auto* space = slot(QualKind::Space)) ins.space = space->info->space;
-  if (const auto* op = slot(QualKind::AtomOp)) ins.atomOp = op->info->atomOp;
-  if (const auto* cmp = slot(QualKind::Cmp)) ins.cmp = cmp->info->cmp;
-  if (const auto* action = slot(QualKind::BarrierAction)) ins.op = action->info->barrierOp;
-  switch (info.form) {
-    case InstrForm::Load:
-    case InstrForm::Store: checkMemoryScope(ins, info.form, mnemonic, slots); break;
-    case InstrForm::Fence:
-    case InstrForm::Membar:
-      if (!scope)
-        fail(sem ? sem->dot : mnemonic, std::string(mnemonic.text) + (sem ? "." + sem->spelling : "") +
-                                            " needs a scope (" + qualifierList(info.form, QualKind::Scope) + ")");
-      break;
-    case InstrForm::Atom:
-    case InstrForm::Red: require(slot(QualKind::AtomOp), mnemonic, info.form, QualKind::AtomOp, "an operation"); break;
-    case InstrForm::Barrier:
-      require(slot(QualKind::BarrierAction), mnemonic, info.form, QualKind::BarrierAction, "an action");
-      break;
-    case InstrForm::Setp: require(slot(QualKind::Cmp), mnemonic, info.form, QualKind::Cmp, "a comparison"); break;
-    default: break;
-  }
-}
-
-void TestParser::checkMemoryScope(Instruction& ins, InstrForm form, const Token& mnemonic,
-                                  const QualifierSlots& slots) const {
-  const WrittenQualifier* sem = slots[static_cast<std::size_t>(QualKind::Sem)];
-  const WrittenQualifier* scope = slots[static_cast<std::size_t>(QualKind::Scope)];
-  const WrittenQualifier* mmio = slots[static_cast<std::size_t>(QualKind::Mmio)];
-  const std::string name = std::string(mnemonic.text) + (sem ? "." + sem->spelling : "");
-  if (mmio) {
-    bool relaxedSys = sem && sem->info->sem == Sem::Relaxed && scope && scope->info->scope == model::Scope::Sys;
-    if (!relaxedSys)
-      fail(mmio->dot, std::string(mnemonic.text) + "." + mmio->spelling + " needs ." +
-                          std::string(semName(Sem::Relaxed)) + "." + std::string(model::scopeName(model::Scope::Sys)));
-    ins.sem = Sem::Mmio;
-    return;
-  }
-  bool strong = sem && sem->info->needsScope;
-  if (strong && !scope) fail(sem->dot, name + " needs a scope (" + qualifierList(form, QualKind::Scope) + ")");
-  if (!strong && scope)
-    fail(scope->dot, sem ? name + " takes no scope" : name + " takes a scope only with " + scopedSemList(form));
-}
-
-void TestParser::require(const WrittenQualifier* qual, const Token& mnemonic, InstrForm form, QualKind kind,
-                         const std::string& what) const {
-  if (!qual) fail(mnemonic, std::string(mnemonic.text) + " needs " + what + " (" + qualifierList(form, kind) + ")");
-}
-
-void TestParser::parseOperands(Instruction& ins, const Signature& sig, const std::string& written,
+void TestParser::parseOperands(Instruction& ins, const OperandSignature& sig, const std::string& written,
                                const Thread& thread) {
   auto atEnd = [&] { return peek().kind == Tok::Semi || peek().kind == Tok::EqEq || peek().kind == Tok::RBrace; };
   for (std::size_t i = 0; i < sig.roles.size(); ++i) {
@@ -779,9 +589,10 @@ void TestParser::parseOperands(Instruction& ins, const Signature& sig, const std
     }
     if (atEnd()) fail(peek(), "missing operand: " + arityText(written, sig));
     switch (sig.roles[i]) {
-      case Role::Dst: ins.operands.push_back(parseRegister("a destination register", thread)); break;
-      case Role::Addr: ins.operands.push_back(parseAddress()); break;
-      case Role::Value: ins.operands.push_back(parseValue(thread)); break;
+      case OperandRole::Dst: ins.operands.push_back(parseRegister("a destination register", thread)); break;
+      case OperandRole::Addr: ins.operands.push_back(parseAddress()); break;
+      case OperandRole::Value: ins.operands.push_back(parseValue(thread)); break;
+      case OperandRole::Label: break;  // refused in parseStatement: nvlitmus tests have no labels
     }
   }
   if (peek().kind == Tok::Comma || (sig.roles.empty() && !atEnd()))
@@ -826,7 +637,7 @@ void TestParser::parseVerdict() {
   condition.pos = pos(word);
   std::vector<Token> tokens;
   {
-    Recording recording(*this, tokens);
+    TokenRecording recording(recording_, tokens);
     condition.expr = parseDisjunction(0);
   }
   condition.text = joinTokens(tokens);
@@ -841,35 +652,35 @@ void TestParser::parseVerdict() {
 
 CondPtr TestParser::parseDisjunction(int depth) {
   CondPtr left = parseConjunction(depth);
-  while (accept(Tok::OrOr)) left = makeNode(CondExpr::Kind::Or, left->pos, left, parseConjunction(depth));
+  while (accept(Tok::OrOr)) left = condNode(CondExpr::Kind::Or, left->pos, left, parseConjunction(depth));
   return left;
 }
 
 CondPtr TestParser::parseConjunction(int depth) {
   CondPtr left = parseNegation(depth);
-  while (accept(Tok::AndAnd)) left = makeNode(CondExpr::Kind::And, left->pos, left, parseNegation(depth));
+  while (accept(Tok::AndAnd)) left = condNode(CondExpr::Kind::And, left->pos, left, parseNegation(depth));
   return left;
 }
 
 CondPtr TestParser::parseNegation(int depth) {
   if (peek().kind != Tok::Bang) return parseAtom(depth);
   const Token bang = take();
-  checkDepth(bang, depth + 1);
-  return makeNode(CondExpr::Kind::Not, pos(bang), parseNegation(depth + 1));
+  checkConditionDepth(depth + 1, pos(bang));
+  return condNode(CondExpr::Kind::Not, pos(bang), parseNegation(depth + 1));
 }
 
 CondPtr TestParser::parseAtom(int depth) {
   const Token first = peek();
   if (first.kind == Tok::LParen) {
     take();
-    checkDepth(first, depth + 1);
+    checkConditionDepth(depth + 1, pos(first));
     CondPtr inner = parseDisjunction(depth + 1);
     expect(Tok::RParen, "')'");
     return inner;
   }
   if (isWord(first, kTrue) || isWord(first, kFalse)) {
     take();
-    return makeNode(isWord(first, kTrue) ? CondExpr::Kind::True : CondExpr::Kind::False, pos(first));
+    return condNode(isWord(first, kTrue) ? CondExpr::Kind::True : CondExpr::Kind::False, pos(first));
   }
   if (!startsValue(first)) fail(first, "expected a proposition, got " + describe(first));
   auto node = std::make_shared<CondExpr>();
@@ -913,11 +724,6 @@ CondValue TestParser::parseCondValue() {
   return value;
 }
 
-void TestParser::checkDepth(const Token& token, int depth) const {
-  if (depth > kMaxConditionDepth)
-    fail(token, "proposition nested too deeply (more than " + std::to_string(kMaxConditionDepth) + " levels)");
-}
-
 // ------------------------------------------------------------------------------------------ tokens, numbers
 
 Token TestParser::take() {
@@ -943,24 +749,7 @@ std::int64_t TestParser::parseInteger() {
   const bool negative = first.kind == Tok::Minus;
   const Token number = negative ? take() : first;
   if (number.kind != Tok::Number) fail(number, "expected an integer, got " + describe(number));
-  return integerValue(number, negative, first);
-}
-
-std::int64_t TestParser::integerValue(const Token& number, bool negative, const Token& at) const {
-  std::string_view digits = number.text;
-  int base = 10;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  std::uint64_t magnitude = 0;
-  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
-  if (end != digits.data() + digits.size()) fail(number, "malformed integer " + describe(number));
-  if (error != std::errc() || magnitude > kMax + (negative ? 1 : 0))
-    fail(at, "integer " + std::string(negative ? "-" : "") + std::string(number.text) + " does not fit in 64 bits");
-  if (!negative) return static_cast<std::int64_t>(magnitude);
-  return magnitude > kMax ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(magnitude);
+  return integerValue(number.text, negative, pos(number), pos(first));
 }
 
 const Location* TestParser::findLocation(std::string_view name) const {
@@ -1026,13 +815,7 @@ std::vector<NvLitmusTest> parseNvLitmus(std::string_view text, const std::string
 }
 
 std::vector<NvLitmusTest> parseNvLitmusFile(const std::string& path) {
-  std::error_code error;
-  std::ifstream in;
-  if (std::filesystem::is_regular_file(path, error)) in.open(path, std::ios::binary);
-  if (!in.is_open()) throw UserError({path, 0, 0}, "cannot read the file");
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw UserError({path, 0, 0}, "cannot read the file");
-  return parseNvLitmus(text, path);
+  return parseNvLitmus(readSourceFile(path), path);
 }
 
 }  // namespace ptxmm::frontend
