@@ -118,7 +118,15 @@ class LitmusParser {
   void parseRow();
   void parseCell(std::size_t column);
   Instruction parseLabel(std::size_t column);
-  Instruction parseInstruction(std::size_t column);
+  /// An instruction and, for a guarded one (`@p st ...`, `@!p fence ...`), its guard.
+  struct Parsed {
+    Instruction ins;
+    std::optional<Operand> guard;
+    bool negateGuard = false;
+  };
+  Parsed parseInstruction(std::size_t column);
+  /// `@p INSTR` as `@!p bra SKIP; INSTR; SKIP:` — the form every later stage already understands.
+  void addGuarded(Thread& thread, Parsed parsed);
   void parseHopperOperands(Instruction& ins, const HopperForm& form, const std::string& written);
   std::vector<WrittenQual> parseQualifiers();
   void parseOperands(Instruction& ins, const MnemonicInfo& info, const std::string& written, std::size_t column);
@@ -398,8 +406,33 @@ void LitmusParser::parseRow() {
 void LitmusParser::parseCell(std::size_t column) {
   Thread& thread = program_.threads[column];
   while (peek().kind == TokenKind::Ident && peek(1).kind == TokenKind::Colon) thread.code.push_back(parseLabel(column));
-  if (!isCellEnd(peek())) thread.code.push_back(parseInstruction(column));
+  if (!isCellEnd(peek())) {
+    Parsed parsed = parseInstruction(column);
+    if (parsed.guard) addGuarded(thread, std::move(parsed));
+    else thread.code.push_back(std::move(parsed.ins));
+  }
   if (!isCellEnd(peek())) fail(peek(), "expected '|' or ';' after the instruction, got " + describe(peek()));
+}
+
+void LitmusParser::addGuarded(Thread& thread, Parsed parsed) {
+  const model::SourcePos& at = parsed.ins.pos;
+  // A name no user label can take (labels are identifiers of the test; this one has the position in it).
+  const std::string skip = "__skip_" + std::to_string(at.line) + "_" + std::to_string(at.col);
+  Instruction branch;
+  branch.op = Opcode::Branch;
+  branch.predicated = true;
+  branch.negatePredicate = !parsed.negateGuard;
+  branch.pos = at;
+  branch.operands = {*parsed.guard, {Operand::Kind::Label, skip, 0, at}};
+  branch.text = "@" + std::string(branch.negatePredicate ? "!" : "") + parsed.guard->name + " bra " + skip;
+  Instruction label;
+  label.op = Opcode::Label;
+  label.pos = at;
+  label.text = skip + ":";
+  label.operands = {{Operand::Kind::Label, skip, 0, at}};
+  thread.code.push_back(std::move(branch));
+  thread.code.push_back(std::move(parsed.ins));
+  thread.code.push_back(std::move(label));
 }
 
 Instruction LitmusParser::parseLabel(std::size_t column) {
@@ -417,7 +450,7 @@ Instruction LitmusParser::parseLabel(std::size_t column) {
   return label;
 }
 
-Instruction LitmusParser::parseInstruction(std::size_t column) {
+LitmusParser::Parsed LitmusParser::parseInstruction(std::size_t column) {
   std::vector<Token> tokens;
   TokenRecording recording(recording_, tokens);
   Instruction ins;
@@ -429,36 +462,44 @@ Instruction LitmusParser::parseInstruction(std::size_t column) {
     ins.negatePredicate = accept(TokenKind::Bang);
     predicate = parseRegister("a predicate register after '@'");
   }
+  const std::size_t mnemonicAt = tokens.size();
   Token mnemonic = take();
   if (mnemonic.kind != TokenKind::Ident) fail(mnemonic, "expected an instruction, got " + describe(mnemonic));
   const std::vector<WrittenQual> quals = parseQualifiers();
+  const MnemonicInfo* info = nullptr;
   if (isHopperInstruction(mnemonic.text, quals)) {
-    if (predicateAt) fail(*predicateAt, "only bra can be predicated, not " + std::string(mnemonic.text));
     const HopperForm form = interpretHopper(mnemonic.text, lexer_.pos(mnemonic), quals);
     const model::SourcePos pos = ins.pos;
+    const bool negate = ins.negatePredicate;
     ins = form.ins;
     ins.pos = pos;
+    ins.negatePredicate = negate;
     parseHopperOperands(ins, form, joinTokens(tokens));
+  } else {
+    info = findMnemonic(mnemonic.text);
+    if (!info) fail(mnemonic, "unknown instruction '" + std::string(mnemonic.text) + "'");
+    ins.op = info->op;
+    ins.proxy = info->proxy;
+    ins.localOp = info->localOp;
+    ins.cmp = info->cmp;
+    applyQualifiers(ins, *info, mnemonic.text, lexer_.pos(mnemonic), quals);
+    if (predicateAt && info->form == InstrForm::Bra) {  // @p bra L: the conditional branch itself
+      ins.op = Opcode::Branch;
+      ins.predicated = true;
+      ins.operands.push_back(std::move(predicate));
+      predicateAt.reset();
+    }
+    parseOperands(ins, *info, joinTokens(tokens), column);
+  }
+  if (!predicateAt) {
     ins.text = joinTokens(tokens);
-    return ins;
+    return {std::move(ins), std::nullopt, false};
   }
-  const MnemonicInfo* info = findMnemonic(mnemonic.text);
-  if (!info) fail(mnemonic, "unknown instruction '" + std::string(mnemonic.text) + "'");
-  if (predicateAt && info->form != InstrForm::Bra)
-    fail(*predicateAt, "only bra can be predicated, not " + std::string(mnemonic.text));
-  ins.op = info->op;
-  ins.proxy = info->proxy;
-  ins.localOp = info->localOp;
-  ins.cmp = info->cmp;
-  applyQualifiers(ins, *info, mnemonic.text, lexer_.pos(mnemonic), quals);
-  if (predicateAt) {
-    ins.op = Opcode::Branch;
-    ins.predicated = true;
-    ins.operands.push_back(std::move(predicate));
-  }
-  parseOperands(ins, *info, joinTokens(tokens), column);
-  ins.text = joinTokens(tokens);
-  return ins;
+  // Any other guarded instruction: its text is the instruction alone; the guard becomes a branch around it.
+  const bool negate = ins.negatePredicate;
+  ins.negatePredicate = false;
+  ins.text = joinTokens(std::vector<Token>(tokens.begin() + static_cast<std::ptrdiff_t>(mnemonicAt), tokens.end()));
+  return {std::move(ins), std::move(predicate), negate};
 }
 
 std::vector<WrittenQual> LitmusParser::parseQualifiers() {

@@ -602,7 +602,7 @@ TEST_CASE("instruction errors name the offending token", "[frontend][litmus]") {
   requireCodeError("atom.relaxed.gpu r0, x, 1", "atom", "atom needs an operation (.add, .sub");
   requireCodeError("red.cas x, 1", ".cas", "qualifier '.cas' is not allowed on red");
   requireCodeError("setp.s32 p, r1, 1", "setp", "setp needs a comparison (.eq, .ne, .lt, .le, .gt or .ge)");
-  requireCodeError("@p ld.weak r0, x", "@", "only bra can be predicated, not ld");
+  requireCodeError("@5 ld.weak r0, x", "5", "expected a predicate register after '@'");
   requireCodeError("ld. weak r0, x", "weak", "expected a qualifier right after '.'");
 }
 
@@ -752,4 +752,18 @@ TEST_CASE("the instruction table has every mnemonic once and agrees with the mod
   CHECK(semName(Sem::Default).empty());
   CHECK(joinAlternatives({"a"}) == "a");
   CHECK(joinAlternatives({"a", "b", "c"}) == "a, b or c");
+}
+
+TEST_CASE("a guarded instruction becomes a conditional branch around it", "[frontend][litmus]") {
+  const Program p = parse("PTX G\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n @!p st.weak [x], 5 ;\nexists (x == 5)\n");
+  const auto& code = p.threads.at(0).code;
+  REQUIRE(code.size() == 3);
+  CHECK(code[0].op == Opcode::Branch);
+  CHECK(code[0].predicated);
+  CHECK_FALSE(code[0].negatePredicate);  // @!p INSTR skips INSTR when p holds
+  CHECK(code[0].operands.at(0).name == "p");
+  CHECK(code[1].op == Opcode::St);
+  CHECK(code[1].text == "st.weak [x], 5");
+  CHECK(code[2].op == Opcode::Label);
+  CHECK(code[2].operands.at(0).name == code[0].operands.at(1).name);
 }
