@@ -2,7 +2,7 @@
 """ptxmm benchmarks: time every engine on the same tests in one run and write a Markdown table.
 
 Usage: bench/bench.py [--ptxmm build/frontend/cli/ptxmm] [--engines explicit,z3] [--corpus DIR]...
-                      [--families] [--repeat N] [--out bench/results/NAME.md] [--timeout S]
+                      [--families [--family NAME]...] [--repeat N] [--out bench/results/NAME.md] [--timeout S]
 
 Per test the time is ptxmm's own `time_ms` (engine time, so process start-up and model parsing are not counted).
 
@@ -169,11 +169,13 @@ def ratio(first, second, timeout):
     return "-"
 
 
-def family_rows(ptxmm, engines, timeout, repeat):
+def family_rows(ptxmm, engines, timeout, repeat, only):
     """The table rows, and a note for every cell where an engine stopped for a reason other than the timeout."""
     rows, notes = [], []
     with tempfile.TemporaryDirectory(prefix="ptxmm-bench-") as tmp:
         for family, sizes, make in FAMILIES:
+            if only and family not in only:
+                continue
             for n in sizes:
                 path = os.path.join(tmp, f"{family}-{n}.litmus")
                 with open(path, "w") as f:
@@ -194,13 +196,13 @@ def family_rows(ptxmm, engines, timeout, repeat):
     return rows, notes
 
 
-def family_table(ptxmm, engines, timeout, repeat):
+def family_table(ptxmm, engines, timeout, repeat, only):
     header = "| family | size |" + "".join(f" {e} median ms | {e} max ms |" for e in engines)
     rule = "|---|---|" + "---|---|" * len(engines)
     if len(engines) >= 2:
         header += f" {engines[0]} / {engines[1]} |"
         rule += "---|"
-    rows, notes = family_rows(ptxmm, engines, timeout, repeat)
+    rows, notes = family_rows(ptxmm, engines, timeout, repeat, only)
     title = f"Scaling families ({repeat} runs per test and engine, timeout {timeout:g} s; see bench.py for the tests):"
     return ["", title, "", header, rule] + rows + ([""] + notes if notes else [])
 
@@ -236,6 +238,8 @@ def main():
     ap.add_argument("--engines", default="explicit")
     ap.add_argument("--corpus", action="append", default=[], help="a directory of .litmus files (recursive)")
     ap.add_argument("--families", action="store_true", help="also time the scaling families")
+    ap.add_argument("--family", action="append", default=[], choices=[f[0] for f in FAMILIES],
+                    help="with --families: only this family (repeatable)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per family test and engine")
     ap.add_argument("--timeout", type=float, default=60, help="seconds per test and engine")
     ap.add_argument("--out", default="")
@@ -252,7 +256,7 @@ def main():
         "",
     ] + corpus_table(args.ptxmm, engines, corpora, args.timeout)
     if args.families:
-        lines += family_table(args.ptxmm, engines, args.timeout, args.repeat)
+        lines += family_table(args.ptxmm, engines, args.timeout, args.repeat, args.family)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
