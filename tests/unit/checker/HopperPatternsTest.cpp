@@ -236,6 +236,12 @@ TEST_CASE("Hopper misuse is a diagnostic at the offending operand", "[frontend][
   CHECK_THAT(error("PTX bad\n{ s @ shared cta 1 = 0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
                    " ld.weak.shared::cta r0, [s] | ;\nexists (P0:r0 == 0)\n"),
              Catch::Contains("CTA"));
+  // A .shared::cta bulk-copy destination in another CTA's shared memory [§4.7].
+  CHECK_THAT(error("PTX bad\n{ s @ shared cta 1 size 16 = 0; g @ global size 16 = 0; b @ mbarrier cta 1; }\n"
+                   " P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+                   " cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [s], [g], 16, [b] | mbarrier.init.shared::cta.b64 [b], 1 ;\n"
+                   "exists (s == 0)\n"),
+             Catch::Contains("CTA"));
   // A bulk copy whose size does not match its operands [§4.7].
   CHECK_THAT(error("PTX bad\n{ s @ shared cta 0 size 16 = 0; g @ global size 8 = 0; }\n P0@cta 0,gpu 0 ;\n"
                    " cp.async.bulk.global.shared::cta.bulk_group [g], [s], 16 ;\nexists (g == 0)\n"),
