@@ -46,7 +46,9 @@ std::string toHerdText(const TestResult& r) {
   std::ostringstream out;
   const bool required = r.quantifier == frontend::Condition::Quantifier::Forall;
   out << "Test " << r.name << (required ? " Required" : " Allowed") << "\n";
-  out << "States " << r.states.size() << "\n";
+  // A stopped run lists what it found before it stopped; neither the list nor the observation is conclusive.
+  const bool complete = r.status == Status::Ok;
+  out << "States " << r.states.size() << (complete ? "" : " (incomplete: the run stopped, see Reason)") << "\n";
   for (const auto& s : r.states) out << stateLine(r, s) << "\n";
   if (r.status == Status::Ok) {
     out << (r.holds ? "Ok" : "No") << "\n";
@@ -60,7 +62,10 @@ std::string toHerdText(const TestResult& r) {
   out << "Witnesses\n";
   out << "Positive: " << r.positive << " Negative: " << r.negative << "\n";
   out << "Condition " << conditionLine(r) << "\n";
-  const char* observation = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
+  const char* observation = !complete            ? "Unknown"
+                            : r.positive == 0    ? "Never"
+                            : r.negative == 0    ? "Always"
+                                                 : "Sometimes";
   out << "Observation " << r.name << " " << observation << " " << r.positive << " " << r.negative << "\n";
   if (r.explanation) {
     const auto& e = *r.explanation;

@@ -6,18 +6,15 @@
 
 #include "checker/Suite.hpp"
 #include "model/CatParser.hpp"
+#include "unit/checker/CheckerTestSupport.hpp"
 
 using namespace ptxmm;
+using namespace ptxmm::testing;
 using checker::RunOptions;
 using checker::Status;
 using checker::TestResult;
 
 namespace {
-
-const model::CatModel& ptxModel() {
-  static const model::CatModel m = model::parseCatFile(PTXMM_SOURCE_DIR "/model/cat/ptx.cat");
-  return m;
-}
 
 std::string writeTemp(const std::string& name, const std::string& text) {
   const auto dir = std::filesystem::temp_directory_path() / "ptxmm-explain-test";

@@ -9,28 +9,19 @@
 #include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "model/CatParser.hpp"
+#include "unit/checker/CheckerTestSupport.hpp"
 
 using namespace ptxmm;
+using namespace ptxmm::testing;
 using checker::Status;
 using checker::TestResult;
 
 namespace {
 
-const model::CatModel& ptxModel() {
-  static const model::CatModel m = model::parseCatFile(PTXMM_SOURCE_DIR "/model/cat/ptx.cat");
-  return m;
-}
-
 TestResult check(const std::string& text, int unroll = 2, const model::CatModel& cat = ptxModel()) {
   const auto program = frontend::parseLitmus(text, "inline.litmus");
   const auto graph = frontend::unroll(program, {unroll});
   return checker::ExplicitEngine(cat, {}).run(program, graph);
-}
-
-std::set<std::string> states(const TestResult& r) {
-  std::set<std::string> out;
-  for (const auto& s : r.states) out.insert(checker::stateText(r, s));
-  return out;
 }
 
 }  // namespace

@@ -12,21 +12,18 @@
 #include "frontend/LitmusWriter.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "model/CatParser.hpp"
+#include "unit/checker/CheckerTestSupport.hpp"
 
 namespace {
 
 using namespace ptxmm;
+using namespace ptxmm::testing;
 using frontend::CondExpr;
 using frontend::CondValue;
 using frontend::Instruction;
 using frontend::Opcode;
 using frontend::Operand;
 using frontend::Program;
-
-const model::CatModel& ptxModel() {
-  static const model::CatModel m = model::parseCatFile(PTXMM_SOURCE_DIR "/model/cat/ptx.cat");
-  return m;
-}
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);

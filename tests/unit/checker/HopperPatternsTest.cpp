@@ -13,22 +13,14 @@
 #include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "model/CatParser.hpp"
+#include "unit/checker/CheckerTestSupport.hpp"
 
 using namespace ptxmm;
+using namespace ptxmm::testing;
 using checker::Status;
 using checker::TestResult;
 
 namespace {
-
-const model::CatModel& strictModel() {
-  static const model::CatModel m = model::parseCatFile(PTXMM_SOURCE_DIR "/model/cat/ptx.cat");
-  return m;
-}
-
-const model::CatModel& lenientModel() {
-  static const model::CatModel m = model::parseCatFile(PTXMM_SOURCE_DIR "/model/cat/ptx-mbarrier-lenient.cat");
-  return m;
-}
 
 struct Verdict {
   bool holds;
@@ -37,7 +29,7 @@ struct Verdict {
 };
 
 // Decides a test in both engines, requires them to agree, and returns the reference result's verdict.
-Verdict decide(const std::string& text, const model::CatModel& model = strictModel()) {
+Verdict decide(const std::string& text, const model::CatModel& model = ptxModel()) {
   const auto program = frontend::parseLitmus(text, "hopper.litmus");
   const auto c = checker::compareEngines(model, program, {});
   INFO(text);
@@ -117,12 +109,12 @@ TEST_CASE("a remote .cta arrive synchronises only under the lenient reading of m
       " @p bra LC00 | ;\n"
       " ld.weak r1, [x] | ;\n"
       "exists (P0:r1 == 0)\n";
-  CHECK(decide(remote, strictModel()).holds);   // letter of the document: .cta RMWs of another CTA are not ms
+  CHECK(decide(remote, ptxModel()).holds);   // letter of the document: .cta RMWs of another CTA are not ms
   CHECK_FALSE(decide(remote, lenientModel()).holds);  // mbarrier RMWs mutually ms for the chain
   // .release.cluster on the arrive and .acquire.cluster on the wait synchronise under both readings.
   std::string cluster = replaced(remote, "arrive.release.cta", "arrive.release.cluster");
   cluster = replaced(cluster, "try_wait.parity.shared::cta", "try_wait.parity.acquire.cluster.shared::cta");
-  CHECK_FALSE(decide(cluster, strictModel()).holds);
+  CHECK_FALSE(decide(cluster, ptxModel()).holds);
 }
 
 TEST_CASE("barrier.cluster: release arrive and acquire wait synchronise CTAs; a relaxed arrive does not",
