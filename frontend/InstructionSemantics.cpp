@@ -518,12 +518,24 @@ void Emitter::bulkCopy(AsyncRecord& r) {
     accesses.push_back(addEvent(tagBit(Tag::TMAP) | tagBit(Tag::WEAK) | tagBit(Tag::AS) | tagBit(Tag::R), &map));
   }
   const int rd = addEvent(tags | tagBit(Tag::R), &src);
-  const int wr = addEvent(tags | tagBit(Tag::W), &dst);
-  event(wr).value = value::read(rd);
+  int wr;
+  if (in_.reduce) {
+    // cp.reduce.async.bulk: each element is combined into the destination by a .relaxed.gpu atomic RMW of the
+    // async proxy [§4.7]; its read returns nothing to the thread (RED).
+    const int old = asyncRmw(tagBit(Tag::ASYNC) | semAndScope(Sem::Relaxed, model::Scope::Gpu), dst,
+                             [&](const ValuePtr& v) { return atomicResult(in_.atomOp, v, value::read(rd), nullptr); });
+    event(old).tags |= tagBit(Tag::RED);
+    order(ctx_.graph.aint, rd, old);
+    wr = old + 1;
+  } else {
+    wr = addEvent(tags | tagBit(Tag::W), &dst);
+    event(wr).value = value::read(rd);
+  }
   for (int a : accesses) order(ctx_.graph.aint, a, wr);
   order(ctx_.graph.aint, rd, wr);
   accesses.push_back(rd);
-  r.reads = accesses;
+  r.reads = accesses;  // what wait_group.read waits for: the tensor map and the source, not the destination
+  if (in_.reduce) accesses.push_back(wr - 1);
   accesses.push_back(wr);
   r.accesses = accesses;
   // Completion is followed by an implicit async->generic proxy fence [§2.10, §4.7].

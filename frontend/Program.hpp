@@ -161,6 +161,7 @@ struct Instruction {
   FenceKind fenceKind = FenceKind::Plain;    // Fence, and the release/acquire half of a FenceProxy
   bool uniDirectional = false;               // FenceProxy: generic -> proxy only (tensormap, async::generic)
   BulkKind bulk = BulkKind::GlobalToShared;  // BulkCopy
+  bool reduce = false;                       // BulkCopy: cp.reduce.async.bulk, combining with atomOp
   bool sink = false;                         // MbarArrive: the state goes to `_`
   bool drop = false;                         // MbarArrive: arrive_drop
   bool expectTx = false;                     // MbarArrive: .expect_tx

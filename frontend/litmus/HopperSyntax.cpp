@@ -235,9 +235,21 @@ HopperForm mbarriers(Quals& q) {
   return f;
 }
 
+// The reduction of red.async and cp.reduce.async.bulk, if written.
+std::optional<AtomOp> reduction(Quals& q) {
+  static const std::pair<std::string_view, AtomOp> ops[] = {
+      {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+      {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}};
+  for (const auto& [name, op] : ops)
+    if (q.take(name)) return op;
+  return std::nullopt;
+}
+
 HopperForm copies(Quals& q) {
+  const bool reduce = q.take("reduce");  // cp.reduce.async.bulk{.tensor} [§4.7]
   if (!q.take("async")) q.missing(".async");
   const bool bulk = q.take("bulk");
+  if (reduce && !bulk) q.missing(".bulk (cp.reduce.async.bulk)");
   if (q.take("commit_group")) {
     HopperForm f = make(Opcode::CpAsyncCommit, {}, 0);
     f.ins.bulkGroup = bulk;
@@ -277,6 +289,12 @@ HopperForm copies(Quals& q) {
   const bool group = q.take("bulk_group");
   if (mbar == group) q.missing("one completion mechanism: .mbarrier::complete_tx::bytes or .bulk_group");
   HopperForm f = make(Opcode::BulkCopy, {}, 0);
+  if (reduce) {
+    const auto op = reduction(q);
+    if (!op) q.missing("a reduction (.add, .min, .max, .inc, .dec, .and, .or or .xor)");
+    f.ins.reduce = true;
+    f.ins.atomOp = *op;
+  }
   const auto [dst, src] = std::pair{spaces[0], spaces[1]};
   const bool toCluster = dst == StateSpace::SharedCluster;
   const bool toOwnCta = dst == StateSpace::SharedCta || dst == StateSpace::Shared;  // PTX 8.6 form
@@ -294,6 +312,9 @@ HopperForm copies(Quals& q) {
     fail(q.at(), "unsupported bulk copy direction or completion: ptxmm knows .shared::{cta,cluster}.global and "
                  ".shared::cluster.shared::cta with .mbarrier::complete_tx::bytes, and .global.shared::cta with .bulk_group");
   }
+  if (reduce && (f.ins.bulk == BulkKind::GlobalToShared || f.ins.bulk == BulkKind::TensorLoad))
+    fail(q.at(), "cp.reduce.async.bulk reduces from .shared::cta into .shared::cluster (.mbarrier::complete_tx::bytes) "
+                 "or into .global (.bulk_group)");
   f.required = f.roles.size();
   q.finish();
   return f;
@@ -310,11 +331,9 @@ HopperForm asyncStores(std::string_view mnemonic, Quals& q) {
   if (!spaces.empty()) f.ins.space = spaces[0];
   const bool mbar = q.take("mbarrier::complete_tx::bytes");
   if (red) {
-    const auto op = q.takeOne({"add", "min", "max", "inc", "dec", "and", "or", "xor"});
+    const auto op = reduction(q);
     if (!op) q.missing("an operation (.add ...)");
-    f.ins.atomOp = *op == "add" ? AtomOp::Add : *op == "min" ? AtomOp::Min : *op == "max" ? AtomOp::Max
-                   : *op == "inc" ? AtomOp::Inc : *op == "dec" ? AtomOp::Dec : *op == "and" ? AtomOp::And
-                   : *op == "or" ? AtomOp::Or : AtomOp::Xor;
+    f.ins.atomOp = *op;
   }
   // The mbarrier form completes on the destination's mbarrier; the release form (to global) has none [§4.8].
   if (!mbar) {

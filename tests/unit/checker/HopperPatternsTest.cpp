@@ -238,4 +238,13 @@ TEST_CASE("Hopper misuse is a diagnostic at the offending operand", "[frontend][
   CHECK_THAT(error("PTX bad\n{ s @ shared cta 0 size 16 = 0; g @ global size 8 = 0; }\n P0@cta 0,gpu 0 ;\n"
                    " cp.async.bulk.global.shared::cta.bulk_group [g], [s], 16 ;\nexists (g == 0)\n"),
              Catch::Contains("bytes"));
+  // cp.reduce.async.bulk: only the bulk forms, only into .shared::cluster or .global, and with a reduction [§4.7].
+  const std::string reduceDecl = "PTX bad\n{ s @ shared cta 0 size 16 = 0; g @ global size 16 = 0; }\n P0@cta 0,gpu 0 ;\n";
+  CHECK_THAT(error(reduceDecl + " cp.reduce.async.global.shared::cta.bulk_group.add.u32 [g], [s], 16 ;\nexists (g == 0)\n"),
+             Catch::Contains("bad.litmus:4:2: error: cp needs .bulk"));
+  CHECK_THAT(error(reduceDecl + " cp.reduce.async.bulk.global.shared::cta.bulk_group.u32 [g], [s], 16 ;\nexists (g == 0)\n"),
+             Catch::Contains("needs a reduction"));
+  CHECK_THAT(error(reduceDecl + " cp.reduce.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.add.u32 [s], [g], 16, "
+                                "[s] ;\nexists (g == 0)\n"),
+             Catch::Contains("reduces from .shared::cta into .shared::cluster"));
 }
