@@ -164,19 +164,23 @@ class Query {
   // stops the run with the reason.
   z3::check_result check(const z3::expr_vector& assumptions) {
     if (stopped_) return z3::unknown;
+    const auto left = [&] {
+      return limits_.timeoutSeconds - std::chrono::duration<double>(Clock::now() - start_).count();
+    };
     if (limits_.timeoutSeconds > 0) {
-      const double left = limits_.timeoutSeconds - std::chrono::duration<double>(Clock::now() - start_).count();
-      if (left <= 0) return timedOut();
+      if (left() <= 0) return timedOut();
       z3::params p(ctx_);
-      p.set("timeout", static_cast<unsigned>(std::max(1.0, left * 1000)));
+      p.set("timeout", static_cast<unsigned>(std::max(1.0, left() * 1000)));
       solver_.set(p);
     }
     const z3::check_result r = solver_.check(assumptions);
     if (r != z3::unknown) return r;
-    if (solver_.reason_unknown() == "canceled" && limits_.timeoutSeconds > 0) return timedOut();
+    // Z3 names an expired timeout "canceled" or "timeout"; the clock settles it either way.
+    const std::string why = solver_.reason_unknown();
+    if (limits_.timeoutSeconds > 0 && (why == "canceled" || why == "timeout" || left() <= 0)) return timedOut();
     stopped_ = true;
     result_.resourceLimit = true;
-    unknown("Z3 answered unknown (" + solver_.reason_unknown() + ")");
+    unknown("Z3 answered unknown (" + why + ")");
     return z3::unknown;
   }
 

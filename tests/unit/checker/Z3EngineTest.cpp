@@ -59,6 +59,7 @@ TEST_CASE("--timeout limits the whole test, not each solver call", "[checker][z3
   checker::EngineOptions limits;
   limits.timeoutSeconds = 0.2;
   const TestResult r = check(iriwSc(8), limits);
+  INFO(r.reason);
   REQUIRE(r.status == Status::Unknown);
   CHECK(r.resourceLimit);
   CHECK(r.reason.find("timeout after") != std::string::npos);
