@@ -1,8 +1,10 @@
 // Differential testing of the two engines: the explicit engine is the reference, the Z3 engine (with its
 // cross-check on) must agree with it on status, the condition's claim, the permitted states, the flags and the
-// racing instruction pairs with their kinds.
+// racing instruction pairs with their kinds. The Z3 engine must also give the same answer when the test's
+// threads are written in the reverse order (its results may depend neither on thread nor on event numbering).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "checker/TestRunner.hpp"
@@ -17,7 +19,14 @@ struct EngineComparison {
   std::string difference;     // empty when the engines agree
 };
 
-/// Runs both engines on one program and describes how they differ.
+/// Renumbers the threads that register initialisations, the condition and `locations [...]` refer to: thread t
+/// becomes newIndex(t). The caller moves the threads themselves.
+void renumberThreads(frontend::Program& program, const std::function<int(int)>& newIndex);
+
+/// `program` with its thread columns in the reverse order; every thread keeps its name and placement.
+frontend::Program withThreadsReversed(const frontend::Program& program);
+
+/// Runs both engines on one program (Z3 also on it with its threads reversed) and describes how they differ.
 EngineComparison compareEngines(const model::CatModel& model, const frontend::Program& program,
                                 const RunOptions& options);
 

@@ -121,21 +121,6 @@ std::optional<Program> withConditionSide(const Program& program, bool left) {
   return out;
 }
 
-CondValue renumbered(CondValue v, int removed) {
-  if (v.kind == CondValue::Kind::Register && v.thread > removed) --v.thread;
-  return v;
-}
-
-CondPtr renumbered(const CondPtr& e, int removed) {
-  if (!e) return e;
-  auto copy = std::make_shared<CondExpr>(*e);
-  copy->lhs = renumbered(e->lhs, removed);
-  copy->rhs = renumbered(e->rhs, removed);
-  copy->a = renumbered(e->a, removed);
-  copy->b = renumbered(e->b, removed);
-  return copy;
-}
-
 /// `program` without an empty thread that nothing mentions; later threads move up one column.
 std::optional<Program> withoutThread(const Program& program, std::size_t index) {
   const int removed = static_cast<int>(index);
@@ -147,10 +132,7 @@ std::optional<Program> withoutThread(const Program& program, std::size_t index) 
     out.threads[t].index = static_cast<int>(t);
     out.threads[t].name = "P" + std::to_string(t);
   }
-  for (auto& init : out.regInits)
-    if (init.thread > removed) --init.thread;
-  for (auto& v : out.observed) v = renumbered(v, removed);
-  out.condition.expr = renumbered(out.condition.expr, removed);
+  renumberThreads(out, [removed](int t) { return t > removed ? t - 1 : t; });
   return out;
 }
 
