@@ -23,8 +23,12 @@ per engine (one process per run) with a per-test timeout (--timeout, default 60 
   sb-ring    k = 2..6 threads in a ring, each storing its location, fence.sc.gpu, loading the next one.
 A cell gives the median and maximum ms over the runs, `>timeout` when a run hit the timeout (it is not
 repeated), or the status when the engine stopped for another reason (e.g. `unknown` at a size limit of the
-engine; a note under the table gives the reason). The ratio column is the first engine's median over the
-second's; when the first timed out it is a lower bound (`>`).
+engine; a note under the table gives the reason). The ratio columns are the first engine's median over each
+other's; when the first timed out it is a lower bound (`>`).
+
+An engine named ENGINE-verdict (e.g. z3-verdict) is ENGINE deciding only the condition's claim, as `ptxmm suite`
+does: for z3 one query and no state listing (the least work any Z3 run does on a test); the explicit engine
+enumerates every candidate either way.
 Only the Python standard library is used.
 """
 import argparse
@@ -52,18 +56,28 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
-def run(ptxmm, engine, files, timeout):
-    cmd = [ptxmm, "run", "--json", "--engine", engine]
-    if timeout:
-        cmd += ["--timeout", str(timeout)]
-    out = subprocess.run(cmd + files, capture_output=True, text=True)
-    results = {}
-    for line in out.stdout.splitlines():
-        r = json.loads(line)
-        results[r["file"]] = r
-    if not results:
-        sys.exit(f"{ptxmm} gave no results for {len(files)} tests: {out.stderr.strip()}")
-    return results
+VERDICT = "-verdict"
+
+
+def run(ptxmm, engine, files, timeout, kill_after=None):
+    """{file: result object}. ENGINE-verdict decides each condition as `ptxmm suite` does, listing no states;
+    the suite is given each test's claim as expected (verdicts are not compared here, only timed). Raises
+    subprocess.TimeoutExpired when kill_after seconds pass."""
+    limit = ["--timeout", str(timeout)] if timeout else []
+    if not engine.endswith(VERDICT):
+        out = subprocess.run([ptxmm, "run", "--json", "--engine", engine] + limit + files, capture_output=True,
+                             text=True, timeout=kill_after)
+        return {r["file"]: r for r in map(json.loads, out.stdout.splitlines())}
+    with tempfile.TemporaryDirectory(prefix="ptxmm-bench-verdict-") as tmp:
+        expected, report = os.path.join(tmp, "expected.csv"), os.path.join(tmp, "report.json")
+        with open(expected, "w") as f:
+            f.writelines(f"{os.path.abspath(path).lstrip('/')},1\n" for path in files)
+        subprocess.run([ptxmm, "suite", "--engine", engine[:-len(VERDICT)], "--expected", expected, "--root", "/",
+                        "--report", report] + limit, capture_output=True, text=True, timeout=kill_after)
+        if not os.path.exists(report):
+            return {}
+        with open(report) as f:
+            return {t["result"]["file"]: t["result"] for t in json.load(f)["tests"] if "result" in t}
 
 
 # ------------------------------------------------------------------------------------------- scaling families
@@ -124,15 +138,13 @@ FAMILIES = [("mp-chain", range(2, 9), mp_chain), ("wrc-sc", range(3, 9), wrc_sc)
 
 def time_once(ptxmm, engine, path, timeout):
     """(status, ms, reason): status is 'ok', 'timeout', or the engine's status when it stopped for another reason."""
-    cmd = [ptxmm, "run", "--json", "--engine", engine, "--timeout", str(timeout), path]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
+        results = run(ptxmm, engine, [path], timeout, kill_after=timeout + 30)
     except subprocess.TimeoutExpired:  # the engine did not honour its own timeout
         return "timeout", None, "killed"
-    lines = out.stdout.splitlines()
-    if not lines:
-        return "error", None, out.stderr.strip()
-    r = json.loads(lines[0])
+    if not results:
+        return "error", None, f"{ptxmm} gave no result"
+    r = next(iter(results.values()))
     # The explicit engine says "timeout after S s", Z3 "Z3 answered unknown (timeout)" or "(canceled)".
     reason = r.get("reason") or ""
     if r["status"] == "unknown" and ("timeout" in reason or "canceled" in reason):
@@ -190,8 +202,8 @@ def family_rows(ptxmm, engines, timeout, repeat, only):
                 for e in engines:
                     med, mx = cell(results[e])
                     row += f" {med} | {mx} |"
-                if len(engines) >= 2:
-                    row += f" {ratio(results[engines[0]], results[engines[1]], timeout)} |"
+                for e in engines[1:]:
+                    row += f" {ratio(results[engines[0]], results[e], timeout)} |"
                 rows.append(row)
     return rows, notes
 
@@ -199,8 +211,8 @@ def family_rows(ptxmm, engines, timeout, repeat, only):
 def family_table(ptxmm, engines, timeout, repeat, only):
     header = "| family | size |" + "".join(f" {e} median ms | {e} max ms |" for e in engines)
     rule = "|---|---|" + "---|---|" * len(engines)
-    if len(engines) >= 2:
-        header += f" {engines[0]} / {engines[1]} |"
+    for e in engines[1:]:
+        header += f" {engines[0]} / {e} |"
         rule += "---|"
     rows, notes = family_rows(ptxmm, engines, timeout, repeat, only)
     title = f"Scaling families ({repeat} runs per test and engine, timeout {timeout:g} s; see bench.py for the tests):"
@@ -222,6 +234,8 @@ def corpus_table(ptxmm, engines, corpora, timeout):
         base = None
         for engine in engines:
             res = run(ptxmm, engine, files, timeout)
+            if not res:
+                sys.exit(f"{ptxmm} gave no results for {len(files)} tests ({engine})")
             times = [r["time_ms"] for r in res.values() if r["status"] == "ok"]
             if not times:
                 continue
