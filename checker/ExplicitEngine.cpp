@@ -65,7 +65,7 @@ class Enumeration {
                          " candidate executions"};
     if (options_.timeoutSeconds > 0 && (candidates_ & 255) == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > options_.timeoutSeconds)
-      throw LimitReached{"timeout after " + std::to_string(options_.timeoutSeconds) + " s"};
+      throw LimitReached{timeoutReason(options_.timeoutSeconds)};
   }
 
   // A check of an earlier stage fails: every later choice is rejected with it.

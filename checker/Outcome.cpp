@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <sstream>
 #include <tuple>
 
 namespace ptxmm::checker {
@@ -103,6 +104,12 @@ std::string quantifierName(frontend::Condition::Quantifier q) {
     case frontend::Condition::Quantifier::Forall: return "forall";
   }
   return "exists";
+}
+
+std::string timeoutReason(double seconds) {
+  std::ostringstream text;
+  text << "timeout after " << seconds << " s";
+  return text.str();
 }
 
 }  // namespace ptxmm::checker

@@ -98,4 +98,7 @@ void decideCondition(TestResult& result);
 /// The quantifier as written: "exists", "~exists" or "forall".
 std::string quantifierName(frontend::Condition::Quantifier q);
 
+/// Why a run stopped at --timeout, worded the same for both engines ("timeout after 0.2 s").
+std::string timeoutReason(double seconds);
+
 }  // namespace ptxmm::checker
