@@ -96,6 +96,7 @@ EngineComparison compareEngines(const model::CatModel& model, const frontend::Pr
   }
   if (c.reference.resourceLimit || c.z3.resourceLimit) {
     c.inconclusive = true;
+    c.limit = c.reference.resourceLimit ? "explicit: " + c.reference.reason : "z3: " + c.z3.reason;
     return c;
   }
   if (c.reference.status != c.z3.status)
@@ -112,11 +113,13 @@ EngineComparison compareEngines(const model::CatModel& model, const frontend::Pr
   if (!c.difference.empty()) return c;
   const frontend::Program reversed = withThreadsReversed(program);
   const TestResult z3Reversed = Z3Engine(model, limits, z3).run(reversed, frontend::unroll(reversed, {options.unroll}));
-  if (z3Reversed.resourceLimit)
+  if (z3Reversed.resourceLimit) {
     c.inconclusive = true;
-  else if (orderFree(z3Reversed) != orderFree(c.z3))
+    c.limit = "z3 on the threads reversed: " + z3Reversed.reason;
+  } else if (orderFree(z3Reversed) != orderFree(c.z3)) {
     c.difference = "thread order changes the result: z3 on the threads reversed gives " + orderFree(z3Reversed) +
                    "; in the written order " + orderFree(c.z3);
+  }
   return c;
 }
 

@@ -16,6 +16,7 @@ struct EngineComparison {
   TestResult reference;  // explicit
   TestResult z3;
   bool inconclusive = false;  // an engine stopped at a resource limit: nothing to compare
+  std::string limit;          // when inconclusive: which run stopped, and why
   std::string difference;     // empty when the engines agree
 };
 

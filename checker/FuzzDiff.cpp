@@ -248,6 +248,7 @@ FuzzReport fuzzDiff(const model::CatModel& model, const FuzzOptions& options, co
     const FuzzFinding* finding = nullptr;
     if (comparison.inconclusive) {
       ++report.inconclusive;
+      report.inconclusiveTests.emplace_back(seed, comparison.limit);
     } else if (kind.empty()) {
       ++report.agree;
     } else {

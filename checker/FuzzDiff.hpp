@@ -36,6 +36,7 @@ struct FuzzReport {
   std::uint64_t differ = 0;
   std::uint64_t inconclusive = 0;
   std::vector<FuzzFinding> findings;
+  std::vector<std::pair<std::uint64_t, std::string>> inconclusiveTests;  // seed, the run that stopped and why
 };
 
 /// Called after each test with its seed, its finding when the engines differed, and the counts so far.

@@ -187,7 +187,7 @@ class Query {
   z3::check_result timedOut() {
     stopped_ = true;
     result_.resourceLimit = true;
-    unknown("Z3: " + timeoutReason(limits_.timeoutSeconds));
+    unknown(timeoutReason(limits_.timeoutSeconds));
     return z3::unknown;
   }
 

@@ -227,7 +227,7 @@ ExitCode diff(CommonOptions o, const std::vector<std::string>& files) {
       const std::string what = f + (program.name.find('#') != std::string::npos ? " (" + program.name + ")" : "");
       if (c.inconclusive) {
         ++inconclusive;
-        std::cout << "INCONCLUSIVE " << what << ": " << (c.reference.resourceLimit ? c.reference.reason : c.z3.reason) << "\n";
+        std::cout << "INCONCLUSIVE " << what << ": " << c.limit << "\n";
       } else if (!c.difference.empty()) {
         ++different;
         std::cout << "DIFF " << what << ": " << c.difference << "\n";
@@ -268,6 +268,9 @@ ExitCode fuzzDiffCommand(FuzzCommand& o) {
   });
   std::cout << report.agree << " agree, " << report.differ << " differ, " << report.inconclusive << " inconclusive"
             << std::endl;
+  for (const auto& [seed, limit] : report.inconclusiveTests)
+    std::cout << "inconclusive: seed " << seed << " (" << limit << "); rerun with --seed " << seed
+              << " --count 1 --timeout SECONDS" << std::endl;
   return report.differ ? ExitCode::ExpectationFailed : ExitCode::Ok;
 }
 

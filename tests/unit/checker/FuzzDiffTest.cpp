@@ -96,6 +96,20 @@ TEST_CASE("the engines agree on 60 random tests", "[checker][diff]") { requireEn
 
 TEST_CASE("the engines agree on 1000 random tests", "[checker][diff][slow]") { requireEnginesAgree(1000, 100001); }
 
+TEST_CASE("a test stopped by a limit is named with its seed and the run that stopped", "[checker][diff]") {
+  checker::FuzzOptions options;
+  options.count = 2;
+  options.seed = 7;
+  options.outDir.clear();
+  options.run.limits.maxCandidates = 1;  // the explicit engine stops at once on any test with a choice
+  const checker::FuzzReport report = checker::fuzzDiff(ptxModel(), options);
+  REQUIRE(report.inconclusive == report.inconclusiveTests.size());
+  REQUIRE(report.inconclusive >= 1);
+  const auto& [seed, limit] = report.inconclusiveTests.front();
+  CHECK((seed == 7 || seed == 8));
+  CHECK(limit.rfind("explicit: the explicit engine examined its limit of 1", 0) == 0);
+}
+
 TEST_CASE("the minimiser shrinks a program to the one instruction a property needs", "[checker][diff]") {
   const auto isCas = [](const Instruction& ins) { return ins.op == Opcode::Atom && ins.atomOp == frontend::AtomOp::Cas; };
   int calls = 0;
