@@ -3,6 +3,7 @@
 
 Usage: bench/bench.py [--ptxmm build/frontend/cli/ptxmm] [--engines explicit,z3] [--corpus DIR]...
                       [--families [--family NAME]...] [--repeat N] [--out bench/results/NAME.md] [--timeout S]
+                      [--floor build/bench/ptxmm_allsat_floor]
 
 Per test the time is ptxmm's own `time_ms` (engine time, so process start-up and model parsing are not counted).
 
@@ -29,6 +30,9 @@ other's; when the first timed out it is a lower bound (`>`).
 An engine named ENGINE-verdict (e.g. z3-verdict) is ENGINE deciding only the condition's claim, as `ptxmm suite`
 does: for z3 one query and no state listing (the least work any Z3 run does on a test); the explicit engine
 enumerates every candidate either way.
+With --families the Z3 AllSAT floor is printed too (--floor, built as build/bench/ptxmm_allsat_floor): the time
+Z3 needs to list 2^k states of a formula that constrains nothing, the least any Z3 listing of that many states
+costs, next to the explicit engine on mp-chain k.
 Only the Python standard library is used.
 """
 import argparse
@@ -182,8 +186,9 @@ def ratio(first, second, timeout):
 
 
 def family_rows(ptxmm, engines, timeout, repeat, only):
-    """The table rows, and a note for every cell where an engine stopped for a reason other than the timeout."""
-    rows, notes = [], []
+    """The table rows, a note for every cell where an engine stopped for a reason other than the timeout, and
+    every result by (family, size, engine)."""
+    rows, notes, measured = [], [], {}
     with tempfile.TemporaryDirectory(prefix="ptxmm-bench-") as tmp:
         for family, sizes, make in FAMILIES:
             if only and family not in only:
@@ -195,6 +200,7 @@ def family_rows(ptxmm, engines, timeout, repeat, only):
                 results = {}
                 for e in engines:
                     results[e] = time_test(ptxmm, e, path, timeout, repeat)
+                    measured[(family, n, e)] = results[e]
                     if results[e]["status"] not in ("ok", "timeout"):
                         notes.append(f"* {family} {n}, {e}: {results[e]['status']}: {results[e]['reason']}")
                     print(f"{family} {n} {e}: {cell(results[e])[0]}", file=sys.stderr)
@@ -205,7 +211,7 @@ def family_rows(ptxmm, engines, timeout, repeat, only):
                 for e in engines[1:]:
                     row += f" {ratio(results[engines[0]], results[e], timeout)} |"
                 rows.append(row)
-    return rows, notes
+    return rows, notes, measured
 
 
 def family_table(ptxmm, engines, timeout, repeat, only):
@@ -214,9 +220,42 @@ def family_table(ptxmm, engines, timeout, repeat, only):
     for e in engines[1:]:
         header += f" {engines[0]} / {e} |"
         rule += "---|"
-    rows, notes = family_rows(ptxmm, engines, timeout, repeat, only)
+    rows, notes, measured = family_rows(ptxmm, engines, timeout, repeat, only)
     title = f"Scaling families ({repeat} runs per test and engine, timeout {timeout:g} s; see bench.py for the tests):"
-    return ["", title, "", header, rule] + rows + ([""] + notes if notes else [])
+    return ["", title, "", header, rule] + rows + ([""] + notes if notes else []), measured
+
+
+def floor_table(floor, repeat, measured):
+    """The Z3 AllSAT floor (bench/allsat_floor.cpp) for k = 1..8 free Booleans, the median of `repeat` runs, next
+    to the explicit engine's time on mp-chain k (2^k - 1 permitted states) when it was measured."""
+    if not os.path.exists(floor):
+        print(f"skipping the AllSAT floor: {floor} is not built", file=sys.stderr)
+        return []
+    runs = {}
+    for _ in range(repeat):
+        out = subprocess.run([floor, "8"], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            r = json.loads(line)
+            runs.setdefault(r["booleans"], []).append(r)
+    lines = [
+        "",
+        f"Z3 AllSAT floor (`{floor} 8`, median of {repeat} runs): listing the 2^k assignments of k free Booleans "
+        "with the Z3 engine's loop (one check, get_model and blocking clause per state; context creation not "
+        "counted). Any Z3 listing of as many states makes at least as many calls on a larger formula, so "
+        "explicit / floor bounds the ratio any Z3 listing can reach on mp-chain k (2^k - 1 states):",
+        "",
+        "| k | states | floor median ms | mp-chain k explicit median ms | explicit / floor |",
+        "|---|---|---|---|---|",
+    ]
+    for k, rs in sorted(runs.items()):
+        ms = statistics.median(r["list_ms"] for r in rs)
+        explicit = measured.get(("mp-chain", k, "explicit"))
+        if explicit and explicit["status"] == "ok":
+            em = statistics.median(explicit["times"])
+            lines.append(f"| {k} | {rs[0]['states']} | {ms:.2f} | {em:.1f} | {em / ms:.3g} |")
+        else:
+            lines.append(f"| {k} | {rs[0]['states']} | {ms:.2f} | - | - |")
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------------- corpus
@@ -257,6 +296,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per family test and engine")
     ap.add_argument("--timeout", type=float, default=60, help="seconds per test and engine")
     ap.add_argument("--out", default="")
+    ap.add_argument("--floor", default="build/bench/ptxmm_allsat_floor",
+                    help="with --families: the AllSAT floor program (skipped when not built)")
     args = ap.parse_args()
     engines = args.engines.split(",")
     corpora = args.corpus or ["../shared/peers/dat3m/litmus/PTX"]
@@ -270,7 +311,8 @@ def main():
         "",
     ] + corpus_table(args.ptxmm, engines, corpora, args.timeout)
     if args.families:
-        lines += family_table(args.ptxmm, engines, args.timeout, args.repeat, args.family)
+        table, measured = family_table(args.ptxmm, engines, args.timeout, args.repeat, args.family)
+        lines += table + floor_table(args.floor, args.repeat, measured)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
