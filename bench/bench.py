@@ -31,8 +31,8 @@ An engine named ENGINE-verdict (e.g. z3-verdict) is ENGINE deciding only the con
 does: for z3 one query and no state listing (the least work any Z3 run does on a test); the explicit engine
 enumerates every candidate either way.
 With --families the Z3 AllSAT floor is printed too (--floor, built as build/bench/ptxmm_allsat_floor): the time
-Z3 needs to list 2^k states of a formula that constrains nothing, the least any Z3 listing of that many states
-costs, next to the explicit engine on mp-chain k.
+Z3 needs to list 2^k states of a formula that constrains nothing, the least a listing by blocking clauses (one
+solver call per state) of that many states costs, next to the explicit engine on mp-chain k.
 Only the Python standard library is used.
 """
 import argparse
@@ -241,8 +241,8 @@ def floor_table(floor, repeat, measured):
         "",
         f"Z3 AllSAT floor (`{floor} 8`, median of {repeat} runs): listing the 2^k assignments of k free Booleans "
         "with the Z3 engine's loop (one check, get_model and blocking clause per state; context creation not "
-        "counted). Any Z3 listing of as many states makes at least as many calls on a larger formula, so "
-        "explicit / floor bounds the ratio any Z3 listing can reach on mp-chain k (2^k - 1 states):",
+        "counted). A Z3 listing by blocking clauses makes one such call per state on a larger formula, so "
+        "explicit / floor bounds the ratio it can reach on mp-chain k (2^k - 1 states):",
         "",
         "| k | states | floor median ms | mp-chain k explicit median ms | explicit / floor |",
         "|---|---|---|---|---|",
