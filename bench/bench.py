@@ -22,6 +22,9 @@ per engine (one process per run) with a per-test timeout (--timeout, default 60 
              x then y and y then x) with fence.sc.gpu between.
   writers    n = 1..7 relaxed writers to one location plus one reader.
   sb-ring    k = 2..6 threads in a ring, each storing its location, fence.sc.gpu, loading the next one.
+  snippet    n = 10..50 instructions in each of 4 threads over 8 locations (relaxed loads and stores, acq_rel
+             fences; up to 200 events): kernel-snippet sized tests; the condition asks for the last load of every
+             thread reading 0.
 A cell gives the median and maximum ms over the runs, `>timeout` when a run hit the timeout (it is not
 repeated), or the status when the engine stopped for another reason (e.g. `unknown` at a size limit of the
 engine; a note under the table gives the reason). The ratio columns are the first engine's median over each
@@ -41,6 +44,7 @@ import glob
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -136,8 +140,29 @@ def iriw_sc(n):
     return litmus(f"IRIW-sc-{n}", ["x", "y"], threads, f"exists ({stale})")
 
 
+def snippet(n):
+    """Four threads of n instructions over 8 locations: every third a store, every fifth a fence, the rest loads;
+    locations drawn by a generator seeded with n, so each size is the same test in every run."""
+    rng = random.Random(n)
+    threads = []
+    for t in range(4):
+        code = []
+        for i in range(n):
+            loc = f"x{rng.randrange(8)}"
+            if i % 5 == 4:
+                code.append("fence.acq_rel.gpu")
+            elif (i + t) % 3 == 0:
+                code.append(f"st.relaxed.gpu {loc}, {t * 100 + i + 1}")
+            else:
+                code.append(f"ld.relaxed.gpu r{i}, {loc}")
+        threads.append(code)
+    last = [max(i for i, c in enumerate(code) if c.startswith("ld")) for code in threads]
+    seen = " /\\ ".join(f"P{t}:r{last[t]} == 0" for t in range(4))
+    return litmus(f"snippet-{n}", [f"x{i}" for i in range(8)], threads, f"exists ({seen})")
+
+
 FAMILIES = [("mp-chain", range(2, 9), mp_chain), ("wrc-sc", range(3, 9), wrc_sc), ("iriw-sc", range(4, 9), iriw_sc),
-            ("writers", range(1, 8), writers), ("sb-ring", range(2, 7), sb_ring)]
+            ("writers", range(1, 8), writers), ("sb-ring", range(2, 7), sb_ring), ("snippet", range(10, 60, 10), snippet)]
 
 
 def time_once(ptxmm, engine, path, timeout):
