@@ -174,7 +174,7 @@ def time_once(ptxmm, engine, path, timeout):
     if not results:
         return "error", None, f"{ptxmm} gave no result"
     r = next(iter(results.values()))
-    # The explicit engine says "timeout after S s", Z3 "Z3 answered unknown (timeout)" or "(canceled)".
+    # Both engines say "timeout after S s" at --timeout; Z3 may also stop with "Z3 answered unknown (canceled)".
     reason = r.get("reason") or ""
     if r["status"] == "unknown" and ("timeout" in reason or "canceled" in reason):
         return "timeout", None, reason

@@ -36,9 +36,8 @@ std::string orderFree(const TestResult& r) {
     stateSets.push_back("{" + text + "}");
   }
   for (const auto& race : r.races) {
-    Race sorted = race;
-    if (raceLine(sorted) > raceLine({race.kind, race.second, race.first, {}, {}, {}})) std::swap(sorted.first, sorted.second);
-    raceSet.push_back("{" + raceLine(sorted) + "}");
+    const std::string swapped = raceLine({race.kind, race.second, race.first, {}, {}, {}});
+    raceSet.push_back("{" + std::min(raceLine(race), swapped) + "}");
   }
   std::sort(stateSets.begin(), stateSets.end());
   std::sort(raceSet.begin(), raceSet.end());

@@ -1,8 +1,8 @@
 // The least a Z3 outcome listing can cost: AllSAT over k free Booleans, constrained by nothing, with the Z3
-// engine's loop (simple solver; check, get_model and a blocking clause per state). Listing the permitted
-// states of a test takes at least one such call per state on a larger formula, so the time for 2^k states
-// here is a lower bound for any test with 2^k permitted states, whatever its encoding. bench/ prints it next to
-// the scaling families.
+// engine's loop (simple solver; check, get_model and a blocking clause per state). Listing a test's permitted
+// states this way takes one such call per state on a larger formula, so the time for 2^k states here is what
+// the listing of any test with 2^k permitted states costs at the least (measured, not proven: a larger formula
+// is assumed not to make a call cheaper). bench/ prints it next to the scaling families.
 #pragma once
 
 #include <cstddef>

@@ -49,9 +49,9 @@ z3::expr condition(z3::context& ctx, const CondExpr& e, const std::vector<Observ
   return ctx.bool_val(false);
 }
 
-// One Z3 context per thread for the thread's lifetime: creating one costs about as much as solving a typical
-// litmus test (≈9 ms on the developer machine), and the queries of one thread never overlap. Each query still
-// gets its own solver, so nothing but hash-consed terms is shared between tests.
+// One Z3 context per thread for the thread's lifetime: creating the first costs more than solving a typical
+// litmus test (10–16 ms on the developer machine; bench/allsat_floor.cpp prints it), and the queries of one
+// thread never overlap. Each query still gets its own solver, so nothing but hash-consed terms is shared.
 z3::context& threadContext() {
   thread_local z3::context ctx;
   return ctx;

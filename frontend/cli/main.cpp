@@ -270,7 +270,7 @@ ExitCode fuzzDiffCommand(FuzzCommand& o) {
             << std::endl;
   for (const auto& [seed, limit] : report.inconclusiveTests)
     std::cout << "inconclusive: seed " << seed << " (" << limit << "); rerun with --seed " << seed
-              << " --count 1 --timeout SECONDS" << std::endl;
+              << " --count 1 and a larger limit" << std::endl;
   return report.differ ? ExitCode::ExpectationFailed : ExitCode::Ok;
 }
 
