@@ -1,0 +1,111 @@
+// A kernel at its launch configuration, ready for the checker: every thread of the launch is a thread of a
+// Program (the same IR litmus tests use), holding its *residual code* — what is left of the kernel's PTX once
+// everything that depends only on the thread's coordinates, the launch and the scalar arguments has been
+// computed. Addresses are concrete byte ranges of named buffers (one per pointer parameter, per .global/.const
+// variable, and one shared window per CTA), so every memory access of the residual code names a Program
+// location. Only what depends on values read from memory that some thread may write stays symbolic: register
+// arithmetic on those values, branches on them (spin loops, last-block tests), and their stores.
+//
+// This header is the contract between the PTX reader/instantiator (frontend/ptx/) and the kernel checker
+// (checker/kernel/): the instantiator fills it, the checker reads it and slices `program` into small litmus
+// Programs for the engines. Every instruction of the residual code carries the origin of the PTX instruction it
+// came from, so reports point at the kernel's own source lines.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/Program.hpp"
+#include "model/Diagnostic.hpp"
+
+namespace ptxmm::frontend {
+
+struct Dim3 {
+  int x = 1, y = 1, z = 1;
+  std::int64_t count() const { return std::int64_t{x} * y * z; }
+};
+
+/// Element types a buffer can be given with `--arg NAME=TYPE[N]` (default int32).
+enum class ElemType : std::uint8_t { S8, S16, S32, S64, U8, U16, U32, U64, F32, F64 };
+
+/// `--arg NAME=VALUE` (a scalar parameter) or `--arg NAME=TYPE[N][=v0,v1,...]` (a pointer parameter's buffer).
+struct ArgSpec {
+  std::string name;
+  std::optional<std::string> scalar;     // the value as written, for a scalar parameter
+  std::optional<ElemType> type;          // buffer element type
+  std::optional<std::int64_t> length;    // buffer length in elements
+  std::vector<std::string> values;       // initial elements as written (the rest are zero)
+};
+
+struct LaunchConfig {
+  std::string kernel;             // --kernel: CUDA or mangled name; empty: the only entry of the module
+  Dim3 grid, block;
+  std::optional<Dim3> cluster;    // --cluster; absent: each CTA is its own cluster (or the kernel's .reqnctapercluster)
+  std::vector<ArgSpec> args;
+  std::int64_t dynamicShared = 0; // bytes of `extern .shared` memory per CTA
+};
+
+/// A memory object of the launch.
+struct Buffer {
+  enum class Space : std::uint8_t { Global, Const, Shared };
+  std::string name;             // parameter or variable name as the user knows it ("out", "count", "s")
+  Space space = Space::Global;
+  int ownerCta = -1;            // Shared: the CTA (linear id) whose window this is
+  std::int64_t bytes = 0;
+  ElemType elem = ElemType::S32;
+  std::vector<std::uint8_t> init;  // initial bytes, little-endian (size == bytes)
+  bool pointerParam = false;    // a buffer behind a pointer parameter (its length may have been inferred)
+  model::SourcePos pos;         // the declaration (parameter or variable) in the PTX
+};
+
+/// Program::locations[i] is bytes [offset, offset + size) of buffers[buffer]. Two locations of one buffer may
+/// overlap (mixed-size accesses); the checker must never treat overlapping locations as independent.
+struct KernelLocation {
+  int buffer = -1;
+  std::int64_t offset = 0;
+  int size = 4;
+};
+
+/// Where a thread of the launch sits.
+struct KernelThread {
+  int cta = 0;          // linear CTA id: ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z)
+  Dim3 ctaid;           // %ctaid (0-based in each dimension; Dim3 reused as a coordinate)
+  Dim3 tid;             // %tid
+  int cluster = 0;      // linear cluster id
+  int ctaRank = 0;      // %cluster_ctarank
+  int warp = 0;         // warp of the CTA: linear tid / 32
+  int lane = 0;         // linear tid % 32
+};
+
+/// The PTX instruction a residual instruction comes from.
+struct KernelOrigin {
+  model::SourcePos source;   // the kernel's own line (.loc; the outermost `inlined_at` when inlined)
+  model::SourcePos inner;    // the innermost .loc (a helper function's line); equal to source when not inlined
+  model::SourcePos ptx;      // the instruction in the .ptx file (file, line, column)
+  std::string ptxText;       // the PTX instruction as written
+};
+
+/// A memory access whose address the instantiator could not make concrete (it depends on a value read from
+/// memory that some thread may write). The checker reports the verdict UNKNOWN naming it, never drops it.
+struct SymbolicAccess {
+  int thread = -1;
+  int origin = -1;
+  std::string reason;
+};
+
+struct KernelProgram {
+  Program program;                       // one thread per launch thread, in linear order (CTA-major, tid.x fastest)
+  std::vector<KernelThread> threads;     // parallel to program.threads
+  std::vector<Buffer> buffers;
+  std::vector<KernelLocation> locations; // parallel to program.locations
+  std::vector<KernelOrigin> origins;     // Instruction::origin indexes this
+  std::vector<SymbolicAccess> symbolic;
+  std::string entry;                     // the mangled entry name
+  std::string displayName;               // the CUDA name when it can be recovered, else the entry name
+  std::string file;                      // the .cu (or .ptx) file the user gave
+  LaunchConfig launch;
+};
+
+}  // namespace ptxmm::frontend
