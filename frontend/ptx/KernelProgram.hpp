@@ -95,6 +95,14 @@ struct SymbolicAccess {
   std::string reason;
 };
 
+/// An access outside every buffer (or past the length given with --arg): a bug in the kernel, reported with its
+/// line. The access is not part of the residual code.
+struct OutOfBounds {
+  int thread = -1;
+  int origin = -1;
+  std::string detail;  // e.g. "bytes [512, 516) of 'out' (512 bytes)"
+};
+
 struct KernelProgram {
   Program program;                       // one thread per launch thread, in linear order (CTA-major, tid.x fastest)
   std::vector<KernelThread> threads;     // parallel to program.threads
@@ -102,6 +110,7 @@ struct KernelProgram {
   std::vector<KernelLocation> locations; // parallel to program.locations
   std::vector<KernelOrigin> origins;     // Instruction::origin indexes this
   std::vector<SymbolicAccess> symbolic;
+  std::vector<OutOfBounds> outOfBounds;
   std::string entry;                     // the mangled entry name
   std::string displayName;               // the CUDA name when it can be recovered, else the entry name
   std::string file;                      // the .cu (or .ptx) file the user gave
