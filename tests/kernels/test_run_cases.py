@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Tests of tests/kernels/run-cases.py: its header parser, its comparison with ptxmm's JSON, its attribution of
+PTX instructions to kernel lines, and whole runs against fake-ptxmm.py (canned answers). Standard library only:
+`python3 tests/kernels/test_run_cases.py`. The whole-run tests need nvcc and are skipped without it."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNNER = os.path.join(HERE, "run-cases.py")
+FAKE = os.path.join(HERE, "fake-ptxmm.py")
+
+spec = importlib.util.spec_from_file_location("run_cases", RUNNER)
+rc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rc)
+
+HEADER = """// A test case.
+//
+// ptxmm-launch: --grid 2 --block 32 --arg out=int32[1] --assert 'out[0]==42' --observe 'out[0]'
+// ptxmm-expect: race 12 7 no-synchronisation
+// ptxmm-expect: race 9 9 scope-too-narrow
+// ptxmm-expect: assert fails
+// ptxmm-expect: observe out[0] 0,42
+// ptxmm-expect: exit 1
+//
+// Reasoning: the directives may sit anywhere in the leading comment block.
+#include "host.cuh"
+// ptxmm-expect: hang 99
+"""
+
+# A kernel whose store (line KERNEL_STORE) and load (line KERNEL_LOAD) nvcc emits on lines of their own.
+TINY_CASE = """// tiny
+// ptxmm-launch: --grid 2 --block 1 --arg data=int32[1] --arg out=int32[1] --assert 'out[0]==42'
+// ptxmm-expect: race {w} {r} no-synchronisation
+// ptxmm-expect: assert fails
+// ptxmm-expect: exit 1
+__global__ void tiny(int* data, int* out) {{
+  if (blockIdx.x == 0) {{
+    *data = 42;
+  }} else {{
+    *out = *data;
+  }}
+}}
+"""
+KERNEL_STORE, KERNEL_LOAD = 8, 10
+
+
+def answer(**overrides):
+    """A ptxmm JSON object that matches HEADER's expectations, with some fields replaced."""
+    pos = lambda line: {"file": "/x/case.cu", "line": line, "column": 3, "ptx_line": 40, "block": [0, 0, 0],
+                        "thread": [0, 0, 0], "instruction": "st.global.u32 [%rd1], %r1;"}
+    obj = {
+        "name": "k", "file": "case.cu", "kernel": "k", "grid": [2, 1, 1], "block": [32, 1, 1], "cluster": None,
+        "status": "ok", "reason": "",
+        "races": [
+            {"kind": "no synchronisation", "fix": "a fence", "first": pos(7), "second": pos(12)},
+            {"kind": "scope_too_narrow", "fix": "wider scope", "first": pos(9), "second": pos(9)},
+        ],
+        "assertions": [{"text": "out[0]==42", "holds": False, "counterexample": {"out[0]": 0}}],
+        "observed": {"out[0]": [42, 0]},
+        "hangs": [{"line": 99, "file": "case.cu"}],
+        "time_ms": 5,
+    }
+    obj.update(overrides)
+    return obj
+
+
+class HeaderTest(unittest.TestCase):
+    def test_reads_every_directive_of_the_leading_block(self):
+        launch, exp = rc.parse_header(HEADER.replace("#include \"host.cuh\"\n// ptxmm-expect: hang 99\n",
+                                                     "// ptxmm-expect: hang 99\n"))
+        self.assertEqual(launch, ["--grid", "2", "--block", "32", "--arg", "out=int32[1]", "--assert", "out[0]==42",
+                                  "--observe", "out[0]"])
+        self.assertEqual(exp["races"], {(7, 12, "no-synchronisation"), (9, 9, "scope-too-narrow")})
+        self.assertEqual(exp["asserts"], [False])
+        self.assertEqual(exp["observe"], {"out[0]": {0, 42}})
+        self.assertEqual(exp["hangs"], {99})
+        self.assertEqual(exp["exit"], 1)
+
+    def test_ignores_directives_after_the_leading_block(self):
+        _, exp = rc.parse_header(HEADER)
+        self.assertEqual(exp["hangs"], set())
+
+    def test_rejects_contradictions(self):
+        bad = {
+            "no exit": HEADER.replace("// ptxmm-expect: exit 1\n", ""),
+            "race-free and races": HEADER.replace("// ptxmm-expect: exit 1", "// ptxmm-expect: race-free\n"
+                                                  "// ptxmm-expect: exit 1"),
+            "assert count": HEADER.replace("// ptxmm-expect: assert fails\n", ""),
+            "observe without --observe": HEADER.replace(" --observe 'out[0]'", ""),
+            "wrong exit": HEADER.replace("exit 1", "exit 0"),
+            "unknown kind": HEADER.replace("scope-too-narrow", "too-wide"),
+            "unreadable": HEADER.replace("assert fails", "assert maybe"),
+            "no launch": HEADER.replace("ptxmm-launch:", "launch:"),
+        }
+        for what, text in bad.items():
+            with self.subTest(what), self.assertRaises(rc.HeaderError):
+                rc.parse_header(text)
+
+    def test_exit_three_is_allowed_whatever_the_verdicts(self):
+        _, exp = rc.parse_header(HEADER.replace("exit 1", "exit 3"))
+        self.assertEqual(exp["exit"], 3)
+
+
+class CompareTest(unittest.TestCase):
+    def setUp(self):
+        self.exp = rc.parse_header(HEADER)[1]
+        self.exp["hangs"] = {99}
+
+    def test_matching_answer_passes(self):
+        self.assertEqual(rc.compare(self.exp, 1, answer(), "/cases/case.cu"), [])
+
+    def test_race_pairs_are_unordered_and_kinds_normalised(self):
+        obj = answer()
+        obj["races"][0]["first"], obj["races"][0]["second"] = obj["races"][0]["second"], obj["races"][0]["first"]
+        self.assertEqual(rc.compare(self.exp, 1, obj, "case.cu"), [])
+
+    def test_reports_each_difference(self):
+        cases = {
+            "missing race 7 12": answer(races=answer()["races"][1:]),
+            "unexpected race 3 4": answer(races=answer()["races"] + [
+                {"kind": "different proxies", "first": {"file": "case.cu", "line": 3},
+                 "second": {"file": "case.cu", "line": 4}}]),
+            "not in case.cu": answer(races=[dict(answer()["races"][0], second={"file": "/inc/cuda.h", "line": 12}),
+                                            answer()["races"][1]]),
+            "assert 1 (out[0]==42) holds, expected fails": answer(assertions=[{"text": "out[0]==42", "holds": True}]),
+            "1 assertions reported": None,
+            "observe out[0] = 0,7, expected 0,42": answer(observed={"out[0]": [0, 7]}),
+            "observe out[0] not reported": answer(observed={}),
+            "hangs at none, expected 99": answer(hangs=[]),
+            "status unknown": answer(status="unknown", reason="bound"),
+        }
+        for needle, obj in cases.items():
+            if obj is None:
+                continue
+            with self.subTest(needle):
+                diffs = rc.compare(self.exp, 1, obj, "case.cu")
+                self.assertTrue(any(needle in d for d in diffs), diffs)
+        diffs = rc.compare(self.exp, 0, answer(), "case.cu")
+        self.assertIn("exit 0, expected 1", diffs)
+
+    def test_hang_positions_in_several_shapes(self):
+        for hang in ({"line": 99}, {"at": {"file": "case.cu", "line": 99}}, {"instructions": ["case.cu:99:5"]},
+                     {"kind": "barrier", "stuck": [{"file": "case.cu", "line": 99, "column": 3}]}):
+            with self.subTest(hang=hang):
+                self.assertEqual(rc.compare(self.exp, 1, answer(hangs=[hang]), "case.cu"), [])
+
+    def test_json_objects_one_per_line_or_a_list(self):
+        self.assertEqual(len(rc.parse_json_objects('{"a": 1}\n{"b": 2}\n')), 2)
+        self.assertEqual(len(rc.parse_json_objects('[{"a": 1}, {"b": 2}]')), 2)
+        self.assertEqual(rc.parse_json_objects(""), [])
+
+
+class PtxLinesTest(unittest.TestCase):
+    PTX = """
+	.loc	1 10 3
+	st.global.u32 	[%rd1], %r1;
+	.loc	1 12 3
+	.loc	2 370 5, function_name $L__info_string3, inlined_at 1 12 3
+	.loc	4 65 5, function_name $L__info_string4, inlined_at 2 370 5
+	mbarrier.try_wait.shared.b64 p, [%r16], %rd6;
+$L__BB0_4:
+	.loc	4 72 5, function_name $L__info_string4, inlined_at 2 370 5
+	nanosleep.u32 %r25;
+	.loc	1 20 3
+	.loc	2 370 5, function_name $L__info_string3, inlined_at 1 20 3
+	.loc	4 65 5, function_name $L__info_string4, inlined_at 2 370 5
+	mbarrier.try_wait.shared.b64 p, [%r16], %rd7;
+	.loc	1 0 3
+	ld.global.u32 	%r3, [flag];
+	.file	1 "/cases/case.cu"
+	.file	2 "/cuda/include/cuda/barrier"
+	.file	4 "/cuda/include/poll.h"
+"""
+
+    def test_outermost_inlined_at_is_the_kernel_line(self):
+        lines = rc.ptx_kernel_lines(self.PTX, "case.cu")
+        self.assertEqual(lines[10], ["st.global.u32 \t[%rd1], %r1;"])
+        self.assertEqual(lines[12], ["mbarrier.try_wait.shared.b64 p, [%r16], %rd6;", "nanosleep.u32 %r25;"])
+        self.assertEqual(lines[20], ["mbarrier.try_wait.shared.b64 p, [%r16], %rd7;"])
+        self.assertEqual(lines[0], ["ld.global.u32 \t%r3, [flag];"])
+
+
+@unittest.skipIf(rc.find_nvcc() is None, "nvcc not found")
+class WholeRunTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.case = os.path.join(self.dir.name, "tiny.cu")
+        with open(self.case, "w") as f:
+            f.write(TINY_CASE.format(w=KERNEL_STORE, r=KERNEL_LOAD))
+        self.spec = os.path.join(self.dir.name, "spec.json")
+        self.log = os.path.join(self.dir.name, "log.jsonl")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_runner(self, answers, *extra):
+        with open(self.spec, "w") as f:
+            json.dump(answers, f)
+        env = dict(os.environ, FAKE_PTXMM_SPEC=self.spec, FAKE_PTXMM_LOG=self.log)
+        return subprocess.run([sys.executable, RUNNER, *extra, FAKE, self.case], capture_output=True, text=True,
+                              env=env)
+
+    def tiny_answer(self, store=KERNEL_STORE, holds=False):
+        pos = lambda line: {"file": self.case, "line": line, "column": 5}
+        return {"rc": 1, "json": {"status": "ok", "races": [{"kind": "no-synchronisation", "first": pos(store),
+                                                              "second": pos(KERNEL_LOAD)}],
+                                  "assertions": [{"text": "out[0]==42", "holds": holds}], "observed": {},
+                                  "hangs": []}}
+
+    def test_both_forms_pass_with_the_same_launch(self):
+        r = self.run_runner({"tiny": self.tiny_answer()})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("PASS tiny.cu", r.stdout)
+        with open(self.log) as f:
+            calls = [json.loads(l) for l in f]
+        self.assertEqual([os.path.splitext(c[1])[1] for c in calls], [".cu", ".ptx"])
+        self.assertEqual(calls[0][2:], calls[1][2:])
+        self.assertEqual(calls[0][-1], "--json")
+
+    def test_a_wrong_ptx_answer_fails_the_case(self):
+        r = self.run_runner({"tiny": self.tiny_answer(), "tiny.ptx": self.tiny_answer(holds=True)})
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("FAIL tiny.cu: [ptx] assert 1 (out[0]==42) holds, expected fails", r.stdout)
+
+    def test_a_crashing_ptxmm_fails_the_case(self):
+        r = self.run_runner({"tiny": {"rc": 4, "stdout": "not json"}}, "--forms", "cu")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("exit 4, expected 1", r.stdout)
+
+    def test_lint_checks_lines_against_nvcc(self):
+        r = subprocess.run([sys.executable, RUNNER, "--lint", self.case], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(self.case, "w") as f:
+            f.write(TINY_CASE.format(w=KERNEL_STORE - 1, r=KERNEL_LOAD))
+        r = subprocess.run([sys.executable, RUNNER, "--lint", self.case], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(f"race line {KERNEL_STORE - 1}: no memory access", r.stdout)
+
+
+class NoNvccTest(unittest.TestCase):
+    def test_skips_with_77(self):
+        r = subprocess.run([sys.executable, RUNNER, "--lint", "--nvcc", "/nonexistent/nvcc", "x.cu"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 77)
+        self.assertIn("SKIP", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
