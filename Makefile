@@ -5,7 +5,7 @@ PACKAGES := cmake make g++ libz3-dev libboost-graph-dev libcli11-dev catch2 nloh
 BUILD    := build
 ASAN     := build-asan
 JOBS     := $(shell nproc)
-PTXMM    := $(BUILD)/frontend/cli/ptxmm
+PTXMM    := $(BUILD)/app/ptxmm
 # cuobjdump (with nvdisasm) for `ptxmm validate`'s SASS check, from NVIDIA's wheels when CUDA lacks it.
 CUDA_TOOLS := .tools/cuobjdump
 CUDA_WHEELS := nvidia-cuda-cuobjdump==13.2.* nvidia-cuda-nvdisasm==13.2.*
@@ -41,11 +41,12 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
-# The sanitizer job: a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer running the unit tests.
+# The sanitizer job: a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer running the unit tests
+# (one binary per layer, CTest label `unit`).
 asan: setup
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPTXMM_SANITIZE=ON >/dev/null
 	cmake --build $(ASAN) -j$(JOBS) --target ptxmm_unit_tests
-	$(ASAN)/tests/ptxmm_unit_tests "~[slow]"
+	ctest --test-dir $(ASAN) -L unit --output-on-failure -j$(JOBS)
 
 # The main job on the bundled cases: the permitted outcomes of every test (exit 1 from `run` only means some
 # condition does not hold, which the cases include on purpose), then the check against their expectations.

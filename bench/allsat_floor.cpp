@@ -1,6 +1,6 @@
-// Prints the Z3 AllSAT floor (checker/z3/AllSatFloor.hpp) for k = 1..K free Booleans, one JSON object per
+// Prints the Z3 AllSAT floor (bench/AllSatFloor.hpp) for k = 1..K free Booleans, one JSON object per
 // line: {"booleans": k, "states": 2^k, "context_ms": ..., "list_ms": ...}. bench/bench.py --families reads it.
-#include "checker/z3/AllSatFloor.hpp"
+#include "bench/AllSatFloor.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (int k = 1; k <= most; ++k) {
-    const auto floor = ptxmm::checker::measureAllSatFloor(static_cast<unsigned>(k));
+    const auto floor = ptxmm::bench::measureAllSatFloor(static_cast<unsigned>(k));
     std::printf("{\"booleans\": %d, \"states\": %zu, \"context_ms\": %.3f, \"list_ms\": %.3f}\n", k, floor.states,
                 floor.contextMs, floor.listMs);
   }

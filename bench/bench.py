@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ptxmm benchmarks: time every engine on the same tests in one run and write a Markdown table.
 
-Usage: bench/bench.py [--ptxmm build/frontend/cli/ptxmm] [--engines explicit,z3] [--corpus DIR]...
+Usage: bench/bench.py [--ptxmm build/app/ptxmm] [--engines explicit,z3] [--corpus DIR]...
                       [--families [--family NAME]...] [--repeat N] [--out bench/results/NAME.md] [--timeout S]
                       [--floor build/bench/ptxmm_allsat_floor]
 
@@ -312,7 +312,7 @@ def corpus_table(ptxmm, engines, corpora, timeout):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ptxmm", default="build/frontend/cli/ptxmm")
+    ap.add_argument("--ptxmm", default="build/app/ptxmm")
     ap.add_argument("--engines", default="explicit")
     ap.add_argument("--corpus", action="append", default=[], help="a directory of .litmus files (recursive)")
     ap.add_argument("--families", action="store_true", help="also time the scaling families")

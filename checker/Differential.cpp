@@ -3,10 +3,9 @@
 
 #include <algorithm>
 
-#include "checker/ExplicitEngine.hpp"
+#include "checker/EngineRegistry.hpp"
 #include "checker/ResultPrinter.hpp"
-#include "checker/Suite.hpp"
-#include "frontend/Unroller.hpp"
+#include "frontend/lower/Unroller.hpp"
 
 namespace ptxmm::checker {
 namespace {
@@ -81,43 +80,47 @@ frontend::Program withThreadsReversed(const frontend::Program& program) {
 EngineComparison compareEngines(const model::CatModel& model, const frontend::Program& program,
                                 const RunOptions& options) {
   const model::EventGraph graph = frontend::unroll(program, {options.unroll});
-  EngineOptions limits = options.limits;
+  EngineOptions limits = options.engineOptions;
   limits.races = true;
+  const EngineInfo& reference = referenceEngine();
+  const EngineInfo& solver = solverEngine();
+  const std::string ref = reference.name, other = solver.name;
   EngineComparison c;
-  c.reference = ExplicitEngine(model, limits).run(program, graph);
-  Z3Options z3 = options.z3;
-  z3.crossCheck = true;
-  z3.listStates = true;
-  c.z3 = Z3Engine(model, limits, z3).run(program, graph);
-  if (c.z3.status == Status::Internal) {
-    c.difference = c.z3.reason;
+  c.reference = reference.make(model, limits)->run(program, graph);
+  EngineOptions checked = limits;
+  checked.crossCheck = true;
+  checked.listStates = true;
+  c.solver = solver.make(model, checked)->run(program, graph);
+  if (c.solver.status == Status::Internal) {
+    c.difference = c.solver.reason;
     return c;
   }
-  if (c.reference.resourceLimit || c.z3.resourceLimit) {
+  if (c.reference.resourceLimit || c.solver.resourceLimit) {
     c.inconclusive = true;
-    c.limit = c.reference.resourceLimit ? "explicit: " + c.reference.reason : "z3: " + c.z3.reason;
+    c.limit = c.reference.resourceLimit ? ref + ": " + c.reference.reason : other + ": " + c.solver.reason;
     return c;
   }
-  if (c.reference.status != c.z3.status)
-    c.difference = "status " + statusName(c.reference.status) + " (explicit: " + c.reference.reason + ") vs " +
-                   statusName(c.z3.status) + " (z3: " + c.z3.reason + ")";
-  else if (states(c.reference) != states(c.z3))
-    c.difference = "states differ: explicit " + states(c.reference) + "; z3 " + states(c.z3);
-  else if (c.reference.holds != c.z3.holds)
+  if (c.reference.status != c.solver.status)
+    c.difference = "status " + statusName(c.reference.status) + " (" + ref + ": " + c.reference.reason + ") vs " +
+                   statusName(c.solver.status) + " (" + other + ": " + c.solver.reason + ")";
+  else if (states(c.reference) != states(c.solver))
+    c.difference = "states differ: " + ref + " " + states(c.reference) + "; " + other + " " + states(c.solver);
+  else if (c.reference.holds != c.solver.holds)
     c.difference = "the condition's claim differs";
-  else if (c.reference.flags != c.z3.flags)
+  else if (c.reference.flags != c.solver.flags)
     c.difference = "raised flags differ";
-  else if (races(c.reference) != races(c.z3))
-    c.difference = "races differ: explicit " + races(c.reference) + "; z3 " + races(c.z3);
+  else if (races(c.reference) != races(c.solver))
+    c.difference = "races differ: " + ref + " " + races(c.reference) + "; " + other + " " + races(c.solver);
   if (!c.difference.empty()) return c;
   const frontend::Program reversed = withThreadsReversed(program);
-  const TestResult z3Reversed = Z3Engine(model, limits, z3).run(reversed, frontend::unroll(reversed, {options.unroll}));
-  if (z3Reversed.resourceLimit) {
+  const TestResult solverReversed =
+      solver.make(model, checked)->run(reversed, frontend::unroll(reversed, {options.unroll}));
+  if (solverReversed.resourceLimit) {
     c.inconclusive = true;
-    c.limit = "z3 on the threads reversed: " + z3Reversed.reason;
-  } else if (orderFree(z3Reversed) != orderFree(c.z3)) {
-    c.difference = "thread order changes the result: z3 on the threads reversed gives " + orderFree(z3Reversed) +
-                   "; in the written order " + orderFree(c.z3);
+    c.limit = other + " on the threads reversed: " + solverReversed.reason;
+  } else if (orderFree(solverReversed) != orderFree(c.solver)) {
+    c.difference = "thread order changes the result: " + other + " on the threads reversed gives " +
+                   orderFree(solverReversed) + "; in the written order " + orderFree(c.solver);
   }
   return c;
 }

@@ -1,7 +1,8 @@
-// Differential testing of the two engines: the explicit engine is the reference, the Z3 engine (with its
-// cross-check on) must agree with it on status, the condition's claim, the permitted states, the flags and the
-// racing instruction pairs with their kinds. The Z3 engine must also give the same answer when the test's
-// threads are written in the reverse order (its results may depend neither on thread nor on event numbering).
+// Differential testing of the engines (EngineRegistry.hpp): the reference engine (the explicit simulator) and
+// the solver engine (Z3, with its cross-check on) must agree on status, the condition's claim, the permitted
+// states, the flags and the racing instruction pairs with their kinds. The solver must also give the same answer
+// when the test's threads are written in the reverse order (its results may depend neither on thread nor on
+// event numbering).
 #pragma once
 
 #include <functional>
@@ -13,8 +14,8 @@
 namespace ptxmm::checker {
 
 struct EngineComparison {
-  TestResult reference;  // explicit
-  TestResult z3;
+  TestResult reference;  // the reference engine's
+  TestResult solver;     // the solver engine's
   bool inconclusive = false;  // an engine stopped at a resource limit: nothing to compare
   std::string limit;          // when inconclusive: which run stopped, and why
   std::string difference;     // empty when the engines agree
@@ -27,7 +28,8 @@ void renumberThreads(frontend::Program& program, const std::function<int(int)>& 
 /// `program` with its thread columns in the reverse order; every thread keeps its name and placement.
 frontend::Program withThreadsReversed(const frontend::Program& program);
 
-/// Runs both engines on one program (Z3 also on it with its threads reversed) and describes how they differ.
+/// Runs both engines on one program (the solver also on it with its threads reversed) and describes how they
+/// differ.
 EngineComparison compareEngines(const model::CatModel& model, const frontend::Program& program,
                                 const RunOptions& options);
 

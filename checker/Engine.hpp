@@ -12,10 +12,16 @@
 
 namespace ptxmm::checker {
 
+/// What an engine is asked for and within which limits. An engine ignores what it has no use for (the
+/// explicit engine always lists every state and has no solver seed); EngineRegistry.hpp says which does what.
 struct EngineOptions {
   double timeoutSeconds = 0;          // 0: no timeout
   std::uint64_t maxCandidates = 0;    // explicit engine: candidate executions to examine at most (0: no limit)
   bool races = false;                 // also find every pair of racing instructions (RaceFinder.hpp)
+  unsigned seed = 0;                  // solver engines: the random seed; results must not depend on it
+  bool crossCheck = false;            // solver engines: re-decide every model with the explicit evaluator (fails loudly)
+  bool listStates = true;             // solver engines: false decides the condition's claim with one query, no states
+  bool explain = false;               // solver engines: find the axioms forbidding the outcome the condition asks about
 };
 
 class Engine {
@@ -23,7 +29,7 @@ class Engine {
   virtual ~Engine() = default;
   /// Every permitted final state of `graph` (unrolled from `program`) under the engine's model.
   virtual TestResult run(const frontend::Program& program, const model::EventGraph& graph) = 0;
-  /// "explicit" or "z3".
+  /// The name it is registered under (EngineRegistry.hpp).
   virtual std::string name() const = 0;
 };
 

@@ -8,13 +8,12 @@
 #include <chrono>
 #include <map>
 
-#include "checker/CoherenceOrders.hpp"
 #include "checker/Execution.hpp"
-#include "checker/GraphAlgorithms.hpp"
 #include "checker/Odometer.hpp"
 #include "checker/RaceFinder.hpp"
 #include "checker/WitnessReplay.hpp"
 #include "model/Evaluator.hpp"
+#include "model/GraphAlgorithms.hpp"
 
 namespace ptxmm::checker {
 
@@ -33,7 +32,7 @@ class Enumeration {
  public:
   Enumeration(const model::CatModel& model, const EngineOptions& options, const frontend::Program& program,
               const model::EventGraph& graph, TestResult& result)
-      : options_(options), program_(program), g_(graph), result_(result), eval_(model, maximalCliques),
+      : options_(options), program_(program), g_(graph), result_(result), eval_(model),
         start_(std::chrono::steady_clock::now()) {}
 
   void run() {
@@ -111,14 +110,14 @@ class Enumeration {
 
   void coherenceOrders(Execution& x, bool thinAir) {
     const auto& writes = x.writesPerLocation();
-    std::vector<const std::vector<Order>*> orders;
+    std::vector<const std::vector<model::Order>*> orders;
     for (std::size_t p = 0; p < writes.size(); ++p) {
       const int m = static_cast<int>(writes[p].size()) - 1;
-      if (m > kMaxCoherenceWrites)
+      if (m > model::kMaxOrderedElements)
         throw LimitReached{"location " + g_.physicalNames[p] + " has " + std::to_string(m) +
                            " writes: more coherence orders than the explicit engine enumerates (limit " +
-                           std::to_string(kMaxCoherenceWrites) + ")"};
-      orders.push_back(&strictPartialOrders(m));
+                           std::to_string(model::kMaxOrderedElements) + ")"};
+      orders.push_back(&model::strictPartialOrders(m));
     }
     std::vector<std::size_t> choice(writes.size(), 0);
     do {

@@ -106,6 +106,14 @@ std::string quantifierName(frontend::Condition::Quantifier q) {
   return "exists";
 }
 
+TestResult errorResult(const std::string& file, const model::UserError& error) {
+  TestResult r;
+  r.file = file;
+  r.status = Status::Error;
+  r.reason = error.what();
+  return r;
+}
+
 std::string timeoutReason(double seconds) {
   std::ostringstream text;
   text << "timeout after " << seconds << " s";

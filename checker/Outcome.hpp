@@ -54,6 +54,12 @@ struct Explanation {
   std::vector<ViolationText> violations;             // what each axiom it violates rejects
 };
 
+/// One execution drawn for --graph: the file name it should get (without extension) and its DOT text.
+struct Drawing {
+  std::string file;
+  std::string dot;
+};
+
 enum class Status : std::uint8_t { Ok, Unknown, Error, Internal };
 
 struct TestResult {
@@ -79,6 +85,7 @@ struct TestResult {
   std::vector<Race> races;         // one per pair of racing instructions
   std::optional<Explanation> explanation;
   std::optional<unsigned> seed;    // the solver's random seed (Z3 engine)
+  std::vector<Drawing> drawings;   // the executions RunOptions::draw asked for (not part of the printed result)
   double seconds = 0;
 
   std::uint64_t executions() const { return positive + negative; }
@@ -97,6 +104,10 @@ void decideCondition(TestResult& result);
 
 /// The quantifier as written: "exists", "~exists" or "forall".
 std::string quantifierName(frontend::Condition::Quantifier q);
+
+/// The result of a test that could not be checked because of a user error: status Error, the
+/// `file:line:col: error:` diagnostic as the reason.
+TestResult errorResult(const std::string& file, const model::UserError& error);
 
 /// Why a run stopped at --timeout, worded the same for both engines ("timeout after 0.2 s").
 std::string timeoutReason(double seconds);

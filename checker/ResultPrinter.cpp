@@ -1,6 +1,7 @@
 // herd7 text and JSON renderings of results (ResultPrinter.hpp).
 #include "checker/ResultPrinter.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -29,6 +30,21 @@ nlohmann::json accessJson(const RaceAccess& a) {
 }
 
 }  // namespace
+
+std::string stateText(const TestResult& r, const FinalState& s) {
+  std::string out;
+  for (std::size_t k = 0; k < r.keys.size(); ++k) {
+    if (k) out += ' ';
+    out += r.keys[k] + "=" + std::to_string(s.values[k]);
+  }
+  return out;
+}
+
+std::string fileStem(const std::string& name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' ? c : '_';
+  return out;
+}
 
 std::string raceLine(const Race& race) { return race.kind + ": " + where(race.first) + " <-> " + where(race.second); }
 

@@ -22,4 +22,10 @@ std::string raceLine(const Race& race);
 /// "ok", "unknown" or "error".
 std::string statusName(Status status);
 
+/// "P0:r0=1 x=2": the canonical text of a final state (expectation files pin states in this form).
+std::string stateText(const TestResult& result, const FinalState& state);
+
+/// `name` as a file name: every character other than a letter, a digit, '-', '.' or '+' becomes '_'.
+std::string fileStem(const std::string& name);
+
 }  // namespace ptxmm::checker

@@ -1,19 +1,12 @@
-// Parse (litmus or nvlitmus, by extension), unroll, check, then explain and draw (TestRunner.hpp).
+// Unroll, check, then explain and draw (TestRunner.hpp).
 #include "checker/TestRunner.hpp"
 
-#include <cassert>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-
+#include "checker/EngineRegistry.hpp"
 #include "checker/ExecutionView.hpp"
-#include "checker/ExplicitEngine.hpp"
-#include "checker/GraphAlgorithms.hpp"
-#include "checker/Suite.hpp"
+#include "checker/PathEnumerator.hpp"
+#include "checker/ResultPrinter.hpp"
 #include "checker/WitnessReplay.hpp"
-#include "frontend/Unroller.hpp"
-#include "frontend/litmus/LitmusParser.hpp"
-#include "frontend/nvlitmus/NvLitmusParser.hpp"
+#include "frontend/lower/Unroller.hpp"
 
 namespace ptxmm::checker {
 namespace {
@@ -42,7 +35,7 @@ void describeExplanation(const model::CatModel& model, const model::EventGraph& 
     return;
   }
   e.execution = describeExecution(*r.execution, graph);
-  model::Evaluator ev(model, maximalCliques);
+  model::Evaluator ev(model);
   ev.reset(r.execution->candidate());
   for (auto index : r.failingChecks) {
     const Violation v = findViolation(ev, index);
@@ -67,84 +60,48 @@ bool usesMbarriers(const frontend::Program& program) {
   return false;
 }
 
-std::string fileStem(const std::string& name) {
-  std::string out;
-  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' ? c : '_';
-  return out;
-}
-
-// Writes one execution as DOT (and SVG when `dot` is available); returns the file written.
-std::string writeGraph(const model::CatModel& model, const model::EventGraph& graph, const Paths& paths,
-                       const Witness& w, const std::string& dir, const std::string& file, const std::string& title,
-                       const std::vector<Highlight>& highlight) {
+// Draws one execution as DOT, or nothing when the explicit engine cannot rebuild it.
+void draw(const model::CatModel& model, const model::EventGraph& graph, const Paths& paths, const Witness& w,
+          const std::string& file, const std::string& title, const std::vector<Highlight>& highlight,
+          std::vector<Drawing>& out) {
   const Replay r = replay(model, graph, paths, w);
-  if (!r.execution) return "";
+  if (!r.execution) return;
   std::vector<Step> steps;
   for (const auto& h : highlight)
     if (auto a = r.execution->local(h.from), b = r.execution->local(h.to); a && b) steps.push_back({*a, *b, h.label, {}});
-  model::Evaluator ev(model, maximalCliques);
+  model::Evaluator ev(model);
   ev.reset(r.execution->candidate());
-  std::filesystem::create_directories(dir);
-  const std::string dot = dir + "/" + file + ".dot";
-  std::ofstream(dot) << toDot(*r.execution, graph, ev, title, steps);
-  if (std::system("command -v dot >/dev/null 2>&1") == 0)
-    if (std::system(("dot -Tsvg '" + dot + "' -o '" + dir + "/" + file + ".svg'").c_str()) == 0) return dir + "/" + file + ".svg";
-  return dot;
+  out.push_back({file, toDot(*r.execution, graph, ev, title, steps)});
 }
 
-void writeGraphs(const model::CatModel& model, const model::EventGraph& graph, const Paths& paths,
-                 const RunOptions& options, TestResult& result, const std::vector<Highlight>& forbidden) {
-  std::vector<std::string> written;
+void drawAll(const model::CatModel& model, const model::EventGraph& graph, const Paths& paths, Show show,
+             TestResult& result, const std::vector<Highlight>& forbidden) {
   const std::string stem = fileStem(result.name);
-  if (options.show == Show::Forbidden) {
+  if (show == Show::Forbidden) {
     if (result.explanation && result.explanation->witness)
-      written.push_back(writeGraph(model, graph, paths, *result.explanation->witness, options.graphDir,
-                                   stem + "-forbidden", result.name + ": forbidden " + result.explanation->targetText,
-                                   forbidden));
-  } else {
-    int n = 0;
-    for (const auto& s : result.states)
-      if (s.witness && (options.show == Show::All || s.satisfies))
-        written.push_back(writeGraph(model, graph, paths, *s.witness, options.graphDir,
-                                     stem + "-" + std::to_string(n++), result.name + ": " + stateText(result, s), {}));
-    if (options.show == Show::All)
-      for (std::size_t k = 0; k < result.races.size(); ++k) {
-        const Race& race = result.races[k];
-        written.push_back(writeGraph(model, graph, paths, race.witness, options.graphDir, stem + "-race-" + std::to_string(k),
-                                     result.name + ": " + race.kind,
-                                     {{race.events.first, race.events.second, "race: " + race.kind}}));
-      }
+      draw(model, graph, paths, *result.explanation->witness, stem + "-forbidden",
+           result.name + ": forbidden " + result.explanation->targetText, forbidden, result.drawings);
+    return;
   }
-  for (const auto& f : written)
-    if (!f.empty()) result.notes.push_back("graph: " + f);
-}
-
-// The tests of a file, read by the reader its extension names: `.test` is NVIDIA's nvlitmus format (one test
-// per table row), anything else a litmus test.
-
-TestResult errorResult(const std::string& file, const model::UserError& e) {
-  TestResult r;
-  r.file = file;
-  r.status = Status::Error;
-  r.reason = e.what();
-  return r;
+  int n = 0;
+  for (const auto& s : result.states)
+    if (s.witness && (show == Show::All || s.satisfies))
+      draw(model, graph, paths, *s.witness, stem + "-" + std::to_string(n++), result.name + ": " + stateText(result, s),
+           {}, result.drawings);
+  if (show == Show::All)
+    for (std::size_t k = 0; k < result.races.size(); ++k) {
+      const Race& race = result.races[k];
+      draw(model, graph, paths, race.witness, stem + "-race-" + std::to_string(k), result.name + ": " + race.kind,
+           {{race.events.first, race.events.second, "race: " + race.kind}}, result.drawings);
+    }
 }
 
 }  // namespace
 
-const std::vector<std::string>& engineNames() {
-  static const std::vector<std::string> names{"z3", "explicit"};
-  return names;
-}
-
 std::unique_ptr<Engine> makeEngine(const model::CatModel& model, const RunOptions& options) {
-  if (options.engine == "z3") {
-    Z3Options z3 = options.z3;
-    z3.explain = options.explain;
-    return std::make_unique<Z3Engine>(model, options.limits, z3);
-  }
-  assert(options.engine == "explicit");
-  return std::make_unique<ExplicitEngine>(model, options.limits);
+  EngineOptions chosen = options.engineOptions;
+  chosen.explain = options.explain;
+  return engineNamed(options.engine).make(model, chosen);
 }
 
 TestResult checkProgram(const model::CatModel& model, const frontend::Program& program, const RunOptions& options) {
@@ -162,65 +119,34 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
     }
     TestResult result = makeEngine(model, options)->run(program, graph);
     if (options.explain && !result.explanation && result.status == Status::Ok) {
-      // The explanation search is a sequence of solver queries: the explicit engine borrows the Z3 one.
-      Z3Options z3 = options.z3;
-      z3.listStates = false;
-      z3.explain = true;
-      result.explanation = Z3Engine(model, options.limits, z3).run(program, graph).explanation;
+      // The explanation search is a sequence of solver queries: an engine without them borrows the solver's.
+      EngineOptions query = options.engineOptions;
+      query.listStates = false;
+      query.explain = true;
+      result.explanation = solverEngine().make(model, query)->run(program, graph).explanation;
     }
     if (options.otherMbarrierReading && result.status == Status::Ok && usesMbarriers(program)) {
-      Z3Options z3 = options.z3;
-      z3.listStates = false;
-      const TestResult other = Z3Engine(*options.otherMbarrierReading, options.limits, z3).run(program, graph);
+      EngineOptions query = options.engineOptions;
+      query.listStates = false;
+      query.explain = false;
+      const TestResult other = solverEngine().make(*options.otherMbarrierReading, query)->run(program, graph);
       if (other.status == Status::Ok && other.holds != result.holds)
         result.notes.push_back("the verdict depends on reading A6 (mbarrier scopes): under the " +
                                options.otherMbarrierName + " reading the condition's claim " +
                                (other.holds ? "holds" : "does not hold"));
     }
-    if (!options.explain && options.graphDir.empty()) return result;
+    if (!options.explain && !options.draw) return result;
     const Paths paths = allPaths(graph);
     std::vector<Highlight> highlight;
     if (result.explanation && result.explanation->witness)
       describeExplanation(model, graph, paths, *result.explanation, highlight);
-    if (!options.graphDir.empty()) writeGraphs(model, graph, paths, options, result, highlight);
+    if (options.draw) drawAll(model, graph, paths, *options.draw, result, highlight);
     return result;
   } catch (const model::UserError& e) {
     TestResult r = errorResult(program.file, e);
     r.name = program.name;
     return r;
   }
-}
-
-TestResult checkFile(const model::CatModel& model, const std::string& path, const RunOptions& options) {
-  try {
-    const std::vector<frontend::Program> programs = readTests(path);
-    if (programs.size() != 1)
-      throw model::UserError({path, 0, 0}, "the file holds " + std::to_string(programs.size()) +
-                                               " tests (one per table row): `ptxmm run` checks each, `ptxmm suite "
-                                               "--nvlitmus` compares them with their expectations");
-    return checkProgram(model, programs.front(), options);
-  } catch (const model::UserError& e) {
-    return errorResult(path, e);
-  }
-}
-
-std::vector<frontend::Program> readTests(const std::string& path) {
-  if (std::filesystem::path(path).extension() != ".test") return {frontend::parseLitmusFile(path)};
-  std::vector<frontend::Program> programs;
-  for (auto& test : frontend::parseNvLitmusFile(path)) programs.push_back(std::move(test.program));
-  return programs;
-}
-
-std::vector<TestResult> checkTests(const model::CatModel& model, const std::string& path, const RunOptions& options) {
-  std::vector<frontend::Program> programs;
-  try {
-    programs = readTests(path);
-  } catch (const model::UserError& e) {
-    return {errorResult(path, e)};
-  }
-  std::vector<TestResult> results;
-  for (const auto& program : programs) results.push_back(checkProgram(model, program, options));
-  return results;
 }
 
 }  // namespace ptxmm::checker

@@ -1,10 +1,8 @@
 // Decomposing a failing check into steps (Violation.hpp).
 #include "checker/Violation.hpp"
 
-#include <deque>
-
-#include "checker/GraphAlgorithms.hpp"
 #include "model/CatPrinter.hpp"
+#include "model/GraphAlgorithms.hpp"
 #include "model/Overloaded.hpp"
 
 namespace ptxmm::checker {
@@ -48,7 +46,7 @@ class Decomposer {
                          if (i == j) return;
                          [[fallthrough]];
                        case ir::UnaryOp::Plus:
-                         for (auto [a, b] : path(rel(*u.arg), i, j))
+                         for (auto [a, b] : model::shortestPath(rel(*u.arg), i, j))
                            decompose(*u.arg, a, b, expand, via, out, origins, depth + 1);
                          return;
                        default: return step(model::printExpr(model_, e));
@@ -92,32 +90,6 @@ class Decomposer {
  private:
   static constexpr int kMaxDepth = 64;
 
-  // A shortest path from i to j in r (r+ relates them).
-  static std::vector<std::pair<std::size_t, std::size_t>> path(const BitMatrix& r, std::size_t i, std::size_t j) {
-    std::vector<std::size_t> parent(r.size(), SIZE_MAX);
-    std::deque<std::size_t> queue{i};
-    std::vector<bool> seen(r.size(), false);
-    while (!queue.empty()) {
-      const std::size_t a = queue.front();
-      queue.pop_front();
-      for (std::size_t b = 0; b < r.size(); ++b) {
-        if (!r.test(a, b) || seen[b]) continue;
-        seen[b] = true;
-        parent[b] = a;
-        if (b == j) {
-          std::vector<std::pair<std::size_t, std::size_t>> edges;
-          for (std::size_t v = j;; v = parent[v]) {
-            edges.emplace(edges.begin(), parent[v], v);
-            if (parent[v] == i) break;
-          }
-          return edges;
-        }
-        queue.push_back(b);
-      }
-    }
-    return {};
-  }
-
   model::Evaluator& ev_;
   const model::CatModel& model_;
 };
@@ -142,7 +114,7 @@ Violation findViolation(model::Evaluator& ev, std::size_t index) {
   if (c.pairwise) {  // the first clique on which the test fails
     BitMatrix p = std::get<BitMatrix>(ev.evaluate(*c.pairwise));
     p |= p.inverse();
-    for (const auto& clique : maximalCliques(p)) {
+    for (const auto& clique : model::maximalCliques(p)) {
       const BitMatrix restricted = r.restrictedTo(clique);
       const bool fails = c.kind == model::CheckKind::Acyclic       ? !restricted.acyclic()
                          : c.kind == model::CheckKind::Irreflexive ? !restricted.irreflexive()
@@ -157,7 +129,7 @@ Violation findViolation(model::Evaluator& ev, std::size_t index) {
   switch (c.kind) {
     case model::CheckKind::Acyclic: {
       v.shape = "cycle";
-      const auto cycle = findCycle(r);
+      const auto cycle = model::findCycle(r);
       for (std::size_t k = 0; k < cycle.size(); ++k) edges.emplace_back(cycle[k], cycle[(k + 1) % cycle.size()]);
       break;
     }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "checker/GraphAlgorithms.hpp"
 #include "checker/Odometer.hpp"
 #include "model/Evaluator.hpp"
 
@@ -87,7 +86,7 @@ Replay replay(const model::CatModel& model, const model::EventGraph& graph,
         return out;
       }
   x->candidate().rel(BaseRel::Co) = co;
-  model::Evaluator eval(model, maximalCliques);
+  model::Evaluator eval(model);
   eval.reset(x->candidate());
   out.failingChecks = eval.failingChecks();
   if (!out.failingChecks.empty()) out.problem = "rejected by " + model.checks[out.failingChecks[0]].name;

@@ -1,5 +1,7 @@
 // Explicit evaluation of the relation IR on bit matrices (Evaluator.hpp).
 #include "model/Evaluator.hpp"
+
+#include "model/GraphAlgorithms.hpp"
 #include "model/Overloaded.hpp"
 
 #include <algorithm>
@@ -15,7 +17,7 @@ Stage later(Stage a, Stage b) { return static_cast<std::uint8_t>(a) >= static_ca
 
 }  // namespace
 
-Evaluator::Evaluator(const CatModel& model, CliqueFinder cliques) : model_(model), cliques_(std::move(cliques)) {
+Evaluator::Evaluator(const CatModel& model) : model_(model) {
   defStages_.assign(model_.defs.size(), Stage::Static);
   // Rec groups may refer forward, so iterate until the stages stop growing.
   for (bool changed = true; changed;) {
@@ -164,7 +166,7 @@ bool Evaluator::test(const Check& c, const Value& v, const std::optional<BitMatr
   if (pairwise) {
     BitMatrix symmetric = *pairwise;
     symmetric |= pairwise->inverse();
-    for (const auto& clique : cliques_(symmetric))
+    for (const auto& clique : maximalCliques(symmetric))
       if (!decide(Value(asRel(v).restrictedTo(clique)))) {
         result = false;
         break;

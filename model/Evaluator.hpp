@@ -4,7 +4,6 @@
 // checks whose stage is already fixed can be decided early to prune whole subtrees of choices.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -14,15 +13,12 @@
 
 namespace ptxmm::model {
 
-/// The maximal cliques of a symmetric relation (supplied by the checker layer, which owns Boost.Graph).
-using CliqueFinder = std::function<std::vector<BitSet>(const BitMatrix& symmetric)>;
-
 using Value = std::variant<BitSet, BitMatrix>;
 
 class Evaluator {
  public:
   /// The latest stage each definition and check of `model` depends on.
-  Evaluator(const CatModel& model, CliqueFinder cliques);
+  explicit Evaluator(const CatModel& model);
 
   /// Starts a new candidate (all cached values are dropped). The candidate must outlive the evaluation.
   void reset(const Candidate& candidate);
@@ -53,7 +49,6 @@ class Evaluator {
   bool test(const Check& c, const Value& v, const std::optional<BitMatrix>& pairwise);
 
   const CatModel& model_;
-  CliqueFinder cliques_;
   const Candidate* candidate_ = nullptr;
   std::vector<Stage> defStages_;
   std::vector<Stage> checkStages_;

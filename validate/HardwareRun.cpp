@@ -1,8 +1,6 @@
 // Running a validation program and reading its output (HardwareRun.hpp).
 #include "validate/HardwareRun.hpp"
 
-#include "validate/Toolchain.hpp"
-
 namespace ptxmm::validate {
 
 HardwareRun parseRunOutput(const std::string& output, int status) {
@@ -49,14 +47,14 @@ HardwareRun parseRunOutput(const std::string& output, int status) {
   return r;
 }
 
-HardwareRun runProgram(const std::string& binary, double budget, std::uint64_t seed, const ParamSet& params,
-                       std::uint64_t maxLaunches) {
-  std::vector<std::string> argv = {binary, "--budget", std::to_string(budget), "--seed", std::to_string(seed)};
-  if (maxLaunches) argv.insert(argv.end(), {"--max-launches", std::to_string(maxLaunches)});
-  for (const auto& [name, value] : params) argv.insert(argv.end(), {"--param", name + "=" + std::to_string(value)});
+HardwareRun runProgram(Workbench& bench, const std::string& binary, double budget, std::uint64_t seed,
+                       const ParamSet& params, std::uint64_t maxLaunches) {
+  std::vector<std::string> args = {"--budget", std::to_string(budget), "--seed", std::to_string(seed)};
+  if (maxLaunches) args.insert(args.end(), {"--max-launches", std::to_string(maxLaunches)});
+  for (const auto& [name, value] : params) args.insert(args.end(), {"--param", name + "=" + std::to_string(value)});
   // The program stops itself at the budget; the limit only catches a hang (a harness bug), with room for set-up.
-  const CommandResult c = runCommand(argv, budget + 120);
-  if (c.status == 124) {
+  const ProgramRun c = bench.run(binary, args, budget + 120);
+  if (c.timedOut) {
     HardwareRun r;
     r.error = "the program did not finish within " + std::to_string(static_cast<int>(budget + 120)) + " s and was killed";
     return r;

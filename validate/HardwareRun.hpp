@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "validate/Params.hpp"
+#include "validate/Workbench.hpp"
 
 namespace ptxmm::validate {
 
@@ -34,8 +35,8 @@ struct HardwareRun {
 /// Reads the program's standard output (a failed run gives ok == false and the reason).
 HardwareRun parseRunOutput(const std::string& output, int status);
 
-/// Runs `binary` for `budget` seconds with `seed` and `params`; `maxLaunches` > 0 stops it earlier.
-HardwareRun runProgram(const std::string& binary, double budget, std::uint64_t seed, const ParamSet& params,
-                       std::uint64_t maxLaunches = 0);
+/// Runs `binary` on `bench` for `budget` seconds with `seed` and `params`; `maxLaunches` > 0 stops it earlier.
+HardwareRun runProgram(Workbench& bench, const std::string& binary, double budget, std::uint64_t seed,
+                       const ParamSet& params, std::uint64_t maxLaunches = 0);
 
 }  // namespace ptxmm::validate

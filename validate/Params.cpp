@@ -1,19 +1,13 @@
 // Parameter spaces and seeded draws (Params.hpp).
 #include "validate/Params.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "model/Diagnostic.hpp"
-#include "model/TextFile.hpp"
 #include "validate/HarnessSources.hpp"
 #include "validate/harness/Layout.h"
 
 namespace ptxmm::validate {
 
-namespace {
-
-ParamSpace parseSpace(const std::string& text, const std::string& source) {
+ParamSpace parseParamSpace(const std::string& text, const std::string& source) {
   const model::SourcePos at{source, 1, 1};
   nlohmann::json j;
   try {
@@ -38,15 +32,7 @@ ParamSpace parseSpace(const std::string& text, const std::string& source) {
   return space;
 }
 
-}  // namespace
-
-ParamSpace readParamSpace(const std::string& path) {
-  const auto text = model::readTextFile(path);
-  if (!text) throw model::UserError({path, 0, 0}, "cannot read the parameter file");
-  return parseSpace(*text, path);
-}
-
-ParamSpace defaultParamSpace() { return parseSpace(std::string(defaultParams()), "built-in validate/params/default.json"); }
+ParamSpace defaultParamSpace() { return parseParamSpace(std::string(defaultParams()), "built-in validate/params/default.json"); }
 
 ParamSet drawParams(const ParamSpace& space, std::uint64_t seed) {
   ptxmm_harness::Rng rng(ptxmm_harness::deriveSeed(seed, 0x5eed, 0x9a7a));

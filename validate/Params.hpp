@@ -1,6 +1,6 @@
-// Stress and geometry parameters of hardware runs as data: a parameter space (validate/params/default.json, or a
-// file given with --params) lists the values of each parameter, and a run draws one value per parameter with its
-// seed. The generated program receives the drawn set as `--param name=value` arguments.
+// Stress and geometry parameters of hardware runs as data: a parameter space (validate/params/default.json, or
+// the text of a file given with --params) lists the values of each parameter, and a run draws one value per
+// parameter with its seed. The generated program receives the drawn set as `--param name=value` arguments.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +19,9 @@ struct ParamSpace {
 
 using ParamSet = std::vector<std::pair<std::string, long long>>;
 
-/// Reads a parameter space; throws model::UserError naming the file for a malformed one.
-ParamSpace readParamSpace(const std::string& path);
+/// Parses the text of a parameter space read from `source`; throws model::UserError naming `source` for a
+/// malformed one.
+ParamSpace parseParamSpace(const std::string& text, const std::string& source);
 
 /// The built-in space (validate/params/default.json as compiled into ptxmm).
 ParamSpace defaultParamSpace();

@@ -2,16 +2,12 @@
 #include "validate/Pipeline.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 
-#include "frontend/Unroller.hpp"
-#include "model/TextFile.hpp"
+#include "checker/ResultPrinter.hpp"
+#include "frontend/lower/Unroller.hpp"
 #include "validate/CudaGenerator.hpp"
 #include "validate/PtxForm.hpp"
 #include "validate/SassChecker.hpp"
-
-namespace fs = std::filesystem;
 
 namespace ptxmm::validate {
 
@@ -49,8 +45,7 @@ ModelCheck checkModel(const model::CatModel& model, const frontend::Program& pro
 }
 
 std::string safeName(const std::string& name) {
-  std::string out;
-  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' ? c : '_';
+  const std::string out = checker::fileStem(name);
   return out.empty() ? "test" : out;
 }
 
@@ -71,31 +66,17 @@ std::vector<ExpectedInstruction> expectedInstructions(const HardwareTest& hw, in
   return out;
 }
 
-Build buildHarness(const HardwareTest& hw, const ModelView& model, const Toolchain& tc, const std::string& dir) {
+Build buildHarness(const HardwareTest& hw, const ModelView& model, Workbench& bench, const std::string& dir) {
   Build b;
   b.dir = dir;
-  fs::create_directories(dir);
-  const std::string cu = dir + "/test.cu";
-  b.binary = dir + "/test";
   GeneratorInput input;
   input.test = &hw;
   input.allowed = model.allowed;
   input.modelKnown = model.complete;
-  // A binary built from exactly this program is reused (a parallel `--compile-only` pass over the same --out
-  // folder can build everything before the runs); its SASS is checked again below all the same.
-  const std::string source = generateCuda(input);
-  if (!(fs::exists(b.binary) && model::readTextFile(cu) == source)) {
-    fs::remove(b.binary);
-    std::ofstream(cu) << source;
-    if (const auto error = compileCuda(tc, cu, b.binary))
-      throw ToolFailure("nvcc failed on the generated program " + cu + ":\n" + *error);
-  }
-  std::string problem;
-  const auto listing = disassemble(tc, b.binary, problem);
-  if (!listing) throw ToolFailure(problem);
-  std::ofstream(dir + "/test.sass") << *listing;
-  b.sassHash = fnv1a(*listing);
-  const auto functions = parseSass(*listing);
+  const BuiltProgram built = bench.build(dir, generateCuda(input));
+  b.binary = built.binary;
+  b.sassHash = fnv1a(built.listing);
+  const auto functions = parseSass(built.listing);
   std::vector<std::string> problems;
   for (std::size_t r = 0; r < hw.roles.size(); ++r) {
     const std::string who = hw.program.threads[static_cast<std::size_t>(hw.roles[r].thread)].name;
@@ -110,7 +91,7 @@ Build buildHarness(const HardwareTest& hw, const ModelView& model, const Toolcha
     b.anchors += v.anchors;
   }
   if (!problems.empty()) {
-    std::string text = "the SASS of the compiled test does not execute the litmus code (" + dir + "/test.sass):";
+    std::string text = "the SASS of the compiled test does not execute the litmus code (" + built.listingFile + "):";
     for (const auto& p : problems) text += "\n  " + p;
     throw SassRefusal(text);
   }

@@ -1,5 +1,6 @@
 // The steps every hardware command shares: the model check of a Program (with the condition as a predicate on
-// outcome tuples), and the build of its harness (generate, compile, disassemble, check the SASS of every role).
+// outcome tuples), and the build of its harness (generate, compile and disassemble on a Workbench, check the
+// SASS of every role).
 #pragma once
 
 #include <stdexcept>
@@ -11,7 +12,7 @@
 #include "validate/HardwareTest.hpp"
 #include "validate/Report.hpp"
 #include "validate/SassChecker.hpp"
-#include "validate/Toolchain.hpp"
+#include "validate/Workbench.hpp"
 
 namespace ptxmm::validate {
 
@@ -39,11 +40,6 @@ struct SassRefusal : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A tool failed on a generated program (a bug in ptxmm or a broken installation).
-struct ToolFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct Build {
   std::string dir;
   std::string binary;
@@ -52,8 +48,9 @@ struct Build {
   std::vector<std::string> notes;  // from the SASS check
 };
 
-/// Generates, compiles and SASS-checks the harness of `hw` in `dir`. Throws SassRefusal or ToolFailure.
-Build buildHarness(const HardwareTest& hw, const ModelView& model, const Toolchain& tc, const std::string& dir);
+/// Generates the harness of `hw`, builds it on `bench` in `dir` and checks its SASS. Throws SassRefusal or
+/// ToolFailure.
+Build buildHarness(const HardwareTest& hw, const ModelView& model, Workbench& bench, const std::string& dir);
 
 /// The expected SASS of role `r`, in program order.
 std::vector<ExpectedInstruction> expectedInstructions(const HardwareTest& hw, int r);

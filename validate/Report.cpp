@@ -153,11 +153,11 @@ std::string toText(const TestReport& r) {
   return os.str();
 }
 
-nlohmann::json toJson(const TestReport& r) {
+nlohmann::json toJson(const TestReport& r, int exitCode) {
   nlohmann::json j = {{"name", r.name},
                       {"file", r.file},
                       {"status", verdictWord(r.verdict)},
-                      {"exit_code", static_cast<int>(r.code)},
+                      {"exit_code", exitCode},
                       {"reason", r.reason},
                       {"keys", r.model.keys},
                       {"condition", {{"kind", quantifierWord(r.model.quantifier)}, {"text", r.model.conditionText}}},

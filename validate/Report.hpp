@@ -1,6 +1,6 @@
 // The result of validating one test on hardware, as a value: the model's permitted states, the observed
 // histogram, their comparison (observed and allowed, allowed but unseen, observed but forbidden), the sibling
-// run, the SASS check, the environment, and the exit code. Printed litmus7-style (Histogram, `*>` on states
+// run, the SASS check, the environment, and the verdict. Rendered litmus7-style (Histogram, `*>` on states
 // satisfying the condition, Witnesses, Condition ... is validated, Observation, Time) or as JSON; a stored JSON
 // report can be re-compared with the current model without a GPU.
 #pragma once
@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/Program.hpp"
-#include "model/ExitCode.hpp"
 #include "validate/HardwareRun.hpp"
 
 namespace ptxmm::validate {
@@ -58,11 +57,11 @@ Comparison compare(const ModelView& model, const std::vector<std::pair<Values, s
 /// Where a test ended up.
 enum class Verdict : std::uint8_t {
   Consistent,         // every observed outcome is allowed (and the sibling, if required, was seen)
-  ForbiddenObserved,  // an outcome the model forbids was observed: exit 1
-  Inconclusive,       // nothing forbidden seen, but the sibling was not seen or the model is incomplete: exit 3
+  ForbiddenObserved,  // an outcome the model forbids was observed
+  Inconclusive,       // nothing forbidden seen, but the sibling was not seen or the model is incomplete
   CompiledOnly,       // --compile-only: generated, compiled and SASS-checked
-  Refused,            // unsupported on hardware, or the SASS check failed: exit 2
-  Error,              // bad input (exit 2) or a failure of the tools or the run (exit 4)
+  Refused,            // unsupported on hardware, or the SASS check failed
+  Error,              // bad input, or a failure of the tools or the run (TestReport::internalError)
 };
 
 struct SiblingReport {
@@ -79,7 +78,7 @@ struct TestReport {
   std::string name;
   std::string file;
   Verdict verdict = Verdict::Error;
-  ExitCode code = ExitCode::InternalError;
+  bool internalError = true;        // an Error of the tools or the harness (a bug), not of the input or the machine
   std::string reason;               // for Refused, Error, Inconclusive
   ModelView model;
   std::optional<HardwareRun> run;
@@ -97,8 +96,8 @@ struct TestReport {
 /// litmus7-style text.
 std::string toText(const TestReport& r);
 
-/// The JSON object of one test (the format of cases/hw/*.json).
-nlohmann::json toJson(const TestReport& r);
+/// The JSON object of one test (the format of cases/hw/*.json), with the exit code the command gave it.
+nlohmann::json toJson(const TestReport& r, int exitCode);
 
 /// "P1:r0=1; x=2;" the litmus7 rendering of a state.
 std::string stateText(const std::vector<std::string>& keys, const Values& values);

@@ -2,6 +2,8 @@
 #include "validate/SassChecker.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <regex>
 #include <set>
@@ -225,6 +227,14 @@ SassVerdict checkRole(const SassFunction& function, const std::vector<ExpectedIn
     if (isFenceClass(*code[k]) && !used[k])
       v.notes.push_back(who + ": extra " + code[k]->opcode + " at " + hex(code[k]->address) + " (only strengthens ordering)");
   return v;
+}
+
+std::string fnv1a(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
 }
 
 }  // namespace ptxmm::validate

@@ -52,4 +52,7 @@ struct SassVerdict {
 /// Checks one role function; `who` names the role in messages ("P1").
 SassVerdict checkRole(const SassFunction& function, const std::vector<ExpectedInstruction>& expected, const std::string& who);
 
+/// 64-bit FNV-1a of a listing, as 16 hex digits (the SASS hash in reports).
+std::string fnv1a(const std::string& text);
+
 }  // namespace ptxmm::validate

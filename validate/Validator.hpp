@@ -1,40 +1,57 @@
-// `ptxmm validate`: for each litmus file, the model's permitted states, the hardware harness (generated,
-// compiled, SASS-checked), the run, the comparison, and for a forbidden test the run of an allowed sibling; also
-// `--tune` (a parameter search measured in weak outcomes per second) and `--compare` (a stored report against
-// the current model, without a GPU).
+// One test on hardware, from Program to verdict: the model's permitted states, the harness (generated, built on
+// a Workbench, SASS-checked), the run, the comparison, and for a forbidden test the run of an allowed sibling
+// (given, or the first weakening the model allows). Reading the tests, printing the reports and choosing exit
+// codes are the `ptxmm validate` command's (app/commands/ValidateCommand.cpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "checker/TestRunner.hpp"
-#include "model/ExitCode.hpp"
+#include "validate/Params.hpp"
+#include "validate/Pipeline.hpp"
 #include "validate/Report.hpp"
+#include "validate/Workbench.hpp"
 
 namespace ptxmm::validate {
 
-struct ValidateOptions {
-  std::string modelFile;
-  checker::RunOptions run;              // unroll bound and engine of the model check
-  double budget = 5;                    // seconds of GPU time per test (and per sibling)
-  std::optional<std::uint64_t> seed;    // none: a fresh seed, printed for replay
-  std::string outDir;                   // generated programs and their SASS; empty: a folder in the temp dir
-  bool json = false;                    // one JSON object per test and line
-  bool compileOnly = false;             // generate, compile and check the SASS; no GPU needed
-  std::string paramsFile;               // parameter space; empty: validate/params/default.json
-  std::string siblingFile;              // the allowed sibling of the (single) forbidden test
-  bool tune = false;
-  int trials = 8;                       // --tune: parameter sets tried
-  std::string reportFile;               // also write every test into one JSON document
+/// The allowed sibling the user named (--sibling FILE): its program, or why it could not be read.
+struct GivenSibling {
+  std::string file;
+  std::optional<frontend::Program> program;
+  std::string problem;
 };
 
-/// Validates `files` and prints the reports; the worst exit code wins.
-ExitCode validateFiles(const std::vector<std::string>& files, const ValidateOptions& options);
+struct ValidateOptions {
+  checker::RunOptions run;             // unroll bound and engine of the model check
+  double budget = 5;                   // seconds of GPU time per test (and per sibling)
+  std::uint64_t seed = 0;              // the seed of the parameters and layouts
+  ParamSet params;                     // the parameter set drawn with `seed`
+  std::string paramsFile;              // where the parameter space came from, for the replay command; empty: built in
+  std::string outDir;                  // the build folders go below it, one per test
+  bool compileOnly = false;            // generate, compile and check the SASS; no GPU needed
+  std::optional<GivenSibling> sibling; // the allowed sibling of the (single) forbidden test
+};
 
-/// Re-checks a stored JSON report (cases/hw/*.json) against the current model and prints the differences:
-/// exit 1 when an observed state is forbidden by the model now.
-ExitCode compareReport(const std::string& reportPath, const ValidateOptions& options);
+class Validator {
+ public:
+  Validator(const model::CatModel& model, ValidateOptions options, Workbench& bench);
+
+  /// Validates `program`, read from `file`.
+  TestReport validate(const frontend::Program& program, const std::string& file);
+
+ private:
+  TestReport& fail(TestReport& r, Verdict v, bool internal, const std::string& why) const;
+  std::string replay(const std::string& file) const;
+  std::optional<std::pair<HardwareTest, Build>> prepare(const ModelCheck& m, TestReport& r);
+  std::optional<ModelCheck> check(const frontend::Program& program, TestReport& r);
+  void decide(TestReport& r) const;
+  SiblingReport runSibling(const ModelCheck& original, bool run);
+
+  const model::CatModel& model_;
+  ValidateOptions o_;
+  Workbench& bench_;
+};
 
 }  // namespace ptxmm::validate

@@ -3,9 +3,9 @@
 
 #include <cassert>
 
-#include "checker/GraphAlgorithms.hpp"
 #include "checker/z3/SymbolicAlgebra.hpp"
 #include "model/Evaluator.hpp"
+#include "model/GraphAlgorithms.hpp"
 #include "model/Overloaded.hpp"
 
 namespace ptxmm::checker::z3enc {
@@ -172,12 +172,12 @@ z3::expr ModelEncoding::encodeCheck(std::size_t index) {
                    c.name + ")";
     return ctx_.bool_val(true);
   }
-  model::Evaluator eval(model_, maximalCliques);
+  model::Evaluator eval(model_);
   eval.reset(program_.bounds());
   model::BitMatrix pairs = std::get<model::BitMatrix>(eval.evaluate(*c.pairwise));
   pairs |= pairs.inverse();
   z3::expr_vector perClique(ctx_);
-  for (const auto& clique : maximalCliques(pairs)) {
+  for (const auto& clique : model::maximalCliques(pairs)) {
     SymRel restricted(ctx_, program_.size());
     for (auto [i, j] : asRel(value).may.pairs())
       if (clique.test(i) && clique.test(j)) restricted.set(i, j, asRel(value).at(i, j));

@@ -59,9 +59,9 @@ z3::context& threadContext() {
 
 class Query {
  public:
-  Query(const model::CatModel& model, const EngineOptions& limits, const Z3Options& options,
-        const frontend::Program& program, const model::EventGraph& graph, TestResult& result)
-      : model_(model), limits_(limits), options_(options), program_(program), graph_(graph), result_(result),
+  Query(const model::CatModel& model, const EngineOptions& options, const frontend::Program& program,
+        const model::EventGraph& graph, TestResult& result)
+      : model_(model), options_(options), program_(program), graph_(graph), result_(result),
         // The simple solver is the incremental SMT core that push/pop queries end up in anyway; the default
         // solver first probes the formula for a tactic, ≈6 ms per solver for nothing.
         solver_(ctx_, z3::solver::simple()) {}
@@ -110,7 +110,7 @@ class Query {
       listStates(program);
     else
       decideByQuery(program);
-    if (limits_.races && !stopped_) findRaces(program, model);
+    if (options_.races && !stopped_) findRaces(program, model);
     if (options_.explain && !stopped_) explain(program);
   }
 
@@ -165,9 +165,9 @@ class Query {
   z3::check_result check(const z3::expr_vector& assumptions) {
     if (stopped_) return z3::unknown;
     const auto left = [&] {
-      return limits_.timeoutSeconds - std::chrono::duration<double>(Clock::now() - start_).count();
+      return options_.timeoutSeconds - std::chrono::duration<double>(Clock::now() - start_).count();
     };
-    if (limits_.timeoutSeconds > 0) {
+    if (options_.timeoutSeconds > 0) {
       if (left() <= 0) return timedOut();
       z3::params p(ctx_);
       p.set("timeout", static_cast<unsigned>(std::max(1.0, left() * 1000)));
@@ -177,7 +177,7 @@ class Query {
     if (r != z3::unknown) return r;
     // Z3 names an expired timeout "canceled" or "timeout"; the clock settles it either way.
     const std::string why = solver_.reason_unknown();
-    if (limits_.timeoutSeconds > 0 && (why == "canceled" || why == "timeout" || left() <= 0)) return timedOut();
+    if (options_.timeoutSeconds > 0 && (why == "canceled" || why == "timeout" || left() <= 0)) return timedOut();
     stopped_ = true;
     result_.resourceLimit = true;
     unknown("Z3 answered unknown (" + why + ")");
@@ -187,7 +187,7 @@ class Query {
   z3::check_result timedOut() {
     stopped_ = true;
     result_.resourceLimit = true;
-    unknown(timeoutReason(limits_.timeoutSeconds));
+    unknown(timeoutReason(options_.timeoutSeconds));
     return z3::unknown;
   }
 
@@ -292,8 +292,7 @@ class Query {
   const Clock::time_point start_ = Clock::now();
   z3::context& ctx_ = threadContext();
   const model::CatModel& model_;
-  const EngineOptions& limits_;
-  const Z3Options& options_;
+  const EngineOptions& options_;
   const frontend::Program& program_;
   const model::EventGraph& graph_;
   TestResult& result_;
@@ -306,8 +305,7 @@ class Query {
 
 }  // namespace
 
-Z3Engine::Z3Engine(const model::CatModel& model, EngineOptions limits, Z3Options options)
-    : model_(model), limits_(limits), options_(options) {}
+Z3Engine::Z3Engine(const model::CatModel& model, EngineOptions options) : model_(model), options_(options) {}
 
 TestResult Z3Engine::run(const frontend::Program& program, const model::EventGraph& graph) {
   TestResult result;
@@ -319,7 +317,7 @@ TestResult Z3Engine::run(const frontend::Program& program, const model::EventGra
   result.countsExecutions = false;
   result.seed = options_.seed;
   const auto start = std::chrono::steady_clock::now();
-  Query(model_, limits_, options_, program, graph, result).run();
+  Query(model_, options_, program, graph, result).run();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

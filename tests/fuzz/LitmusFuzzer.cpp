@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/lower/Unroller.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

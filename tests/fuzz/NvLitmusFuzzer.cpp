@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "frontend/Unroller.hpp"
+#include "frontend/lower/Unroller.hpp"
 #include "frontend/nvlitmus/NvLitmusParser.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -4,7 +4,7 @@
 # .tools/device/peers when ../shared/peers is there. Usage: validate/device/prepare.sh
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$root/build/frontend/cli/ptxmm
+bin=$root/build/app/ptxmm
 [ -x "$bin" ] || { echo "build ptxmm first (make build): $bin is missing" >&2; exit 2; }
 dest=$root/.tools/device
 rm -rf "$dest"

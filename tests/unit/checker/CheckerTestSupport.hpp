@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "checker/Suite.hpp"
+#include "checker/ResultPrinter.hpp"
 #include "model/CatParser.hpp"
 
 namespace ptxmm::testing {

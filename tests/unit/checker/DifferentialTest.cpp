@@ -5,8 +5,8 @@
 #include "checker/Differential.hpp"
 #include "checker/ExplicitEngine.hpp"
 #include "checker/z3/Z3Engine.hpp"
-#include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/lower/Unroller.hpp"
 #include "unit/checker/CheckerTestSupport.hpp"
 
 namespace ptxmm {
@@ -67,7 +67,7 @@ TEST_CASE("both engines permit the same states whichever order the threads are w
   const frontend::Program reversed = checker::withThreadsReversed(program);
   const auto& model = testing::ptxModel();
   checker::ExplicitEngine explicitEngine(model, {});
-  checker::Z3Engine z3Engine(model, {}, {});
+  checker::Z3Engine z3Engine(model, {});
   const TestResult written = explicitEngine.run(program, frontend::unroll(program, {2}));
   const TestResult explicitReversed = explicitEngine.run(reversed, frontend::unroll(reversed, {2}));
   const TestResult z3Reversed = z3Engine.run(reversed, frontend::unroll(reversed, {2}));

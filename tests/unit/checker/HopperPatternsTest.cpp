@@ -9,9 +9,9 @@
 #include <string>
 
 #include "checker/Differential.hpp"
-#include "checker/Suite.hpp"
-#include "frontend/Unroller.hpp"
+#include "checker/ResultPrinter.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/lower/Unroller.hpp"
 #include "model/CatParser.hpp"
 #include "unit/checker/CheckerTestSupport.hpp"
 

@@ -7,10 +7,9 @@
 #include <string>
 
 #include "checker/ResultPrinter.hpp"
-#include "checker/Suite.hpp"
 #include "checker/z3/Z3Engine.hpp"
-#include "frontend/Unroller.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/lower/Unroller.hpp"
 #include "model/CatParser.hpp"
 #include "unit/checker/CheckerTestSupport.hpp"
 
@@ -21,10 +20,10 @@ using checker::TestResult;
 
 namespace {
 
-TestResult check(const std::string& text, checker::EngineOptions limits = {}, checker::Z3Options z3 = {}) {
+TestResult check(const std::string& text, checker::EngineOptions options = {}) {
   const auto program = frontend::parseLitmus(text, "inline.litmus");
   const auto graph = frontend::unroll(program, {2});
-  return checker::Z3Engine(ptxModel(), limits, z3).run(program, graph);
+  return checker::Z3Engine(ptxModel(), options).run(program, graph);
 }
 
 // IRIW with n-2 readers, each with a fence.sc between its loads: thousands of permitted states, so listing
@@ -83,9 +82,9 @@ TEST_CASE("results depend neither on the seed nor on the tests checked before in
   const TestResult other = check(iriwSc(4));  // same thread, same Z3 context, other terms and names
   REQUIRE(other.status == Status::Ok);
   for (unsigned seed : {1u, 7u, 12345u}) {
-    checker::Z3Options z3;
-    z3.seed = seed;
-    const TestResult again = check(kMessagePassing, {}, z3);
+    checker::EngineOptions options;
+    options.seed = seed;
+    const TestResult again = check(kMessagePassing, options);
     CHECK(states(again) == states(first));
     CHECK(again.holds == first.holds);
   }

@@ -1,7 +1,7 @@
 // Tests of the nvlitmus reader (NvLitmusParser): template expansion and row tests, declarations, placement,
 // permit/assert conditions, the `== v` load form, the exact position and wording of the diagnostics,
-// robustness against truncated and mutated input, NVIDIA's own test files when ../shared/peers is present, and
-// (through the explicit engine) that `== v` keeps only the executions reading v.
+// robustness against truncated and mutated input, and NVIDIA's own test files when ../shared/peers is present.
+// (That `== v` keeps only the executions reading v is checked with an engine: tests/unit/checker.)
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -9,10 +9,7 @@
 #include <random>
 #include <string>
 
-#include "checker/ExplicitEngine.hpp"
-#include "frontend/Unroller.hpp"
 #include "frontend/nvlitmus/NvLitmusParser.hpp"
-#include "model/CatParser.hpp"
 
 namespace {
 
@@ -245,23 +242,6 @@ TEST_CASE("ld ... == v becomes an await loop on the value", "[frontend][nvlitmus
   CHECK(code[2].operands[1].value == 1);
   CHECK(code[2].operands[2].name == "await0");
   checkPos(code[2].pos, 15, 29);  // the `==`
-}
-
-TEST_CASE("an assert over == v quantifies only over the executions reading v", "[frontend][nvlitmus]") {
-  static const auto model = ptxmm::model::parseCatFile(PTXMM_SOURCE_DIR "/model/cat/ptx.cat");
-  auto verdict = [&](const std::string& text) {
-    const Program program = parse(text)[0].program;
-    return ptxmm::checker::ExplicitEngine(model, {}).run(program, unroll(program, {})).holds;
-  };
-  auto mp = [](const std::string& await, const std::string& verdict) {
-    return ".global x;\n.global flag;\n"
-           "d0.b0.t0 { st [x], 2; st.release.gpu [flag], 1; }\n"
-           "d0.b1.t0 { ld.acquire.gpu r0, [flag]" + await + "; ld r1, [x]; }\n" + verdict + ";\n";
-  };
-  CHECK(verdict(mp(" == 1", "assert (r1 == 2)")));        // MP: forbidden once the flag is seen
-  CHECK_FALSE(verdict(mp("", "assert (r1 == 2)")));       // without the await r1 may be 0
-  CHECK_FALSE(verdict(mp(" == 1", "permit (r0 == 0)")));  // no kept execution reads 0
-  CHECK(verdict(mp(" == 0", "permit (r0 == 0)")));
 }
 
 // ----------------------------------------------------------------------------------------------- errors

@@ -2,7 +2,6 @@
 // checks, and the stage cache (a changed rf must be seen, an unchanged static stage must not be recomputed).
 #include <catch2/catch.hpp>
 
-#include "checker/GraphAlgorithms.hpp"
 #include "model/CatParser.hpp"
 #include "model/Evaluator.hpp"
 
@@ -40,7 +39,7 @@ TEST_CASE("definitions evaluate as relational algebra", "[model][evaluator]") {
       "let d = domain(po)\n",
       "t.cat");
   Candidate c = sample();
-  Evaluator ev(m, ptxmm::checker::maximalCliques);
+  Evaluator ev(m);
   ev.reset(c);
   REQUIRE(pairsOf(ev, m, "fr") == std::vector<std::pair<std::size_t, std::size_t>>{{2, 1}});
   REQUIRE(pairsOf(ev, m, "rw") == std::vector<std::pair<std::size_t, std::size_t>>{{1, 2}});
@@ -52,7 +51,7 @@ TEST_CASE("definitions evaluate as relational algebra", "[model][evaluator]") {
 TEST_CASE("a let rec group is the least fixpoint", "[model][evaluator]") {
   const CatModel m = parseCat("let rec t = po | (t ; t)\n", "t.cat");
   Candidate c = sample();
-  Evaluator ev(m, ptxmm::checker::maximalCliques);
+  Evaluator ev(m);
   ev.reset(c);
   REQUIRE(pairsOf(ev, m, "t") == c.rel(BaseRel::Po).transitiveClosure().pairs());
 }
@@ -64,7 +63,7 @@ TEST_CASE("checks decide, and changing a later stage is seen", "[model][evaluato
   Candidate c = sample();
   c.rel(BaseRel::Po) = BitMatrix(4);
   c.rel(BaseRel::Po).set(2, 1);
-  Evaluator ev(m, ptxmm::checker::maximalCliques);
+  Evaluator ev(m);
   ev.reset(c);
   REQUIRE(ev.checkStage(0) == Stage::Coherence);
   REQUIRE_FALSE(ev.firstFailingCheck(Stage::Coherence).has_value());
@@ -78,7 +77,7 @@ TEST_CASE("checks decide, and changing a later stage is seen", "[model][evaluato
 TEST_CASE("a stage that did not change keeps its cached values", "[model][evaluator]") {
   const CatModel m = parseCat("let p = po\nlet f = rf\n", "t.cat");
   Candidate c = sample();
-  Evaluator ev(m, ptxmm::checker::maximalCliques);
+  Evaluator ev(m);
   ev.reset(c);
   REQUIRE(pairsOf(ev, m, "f").size() == 1);
   REQUIRE(pairsOf(ev, m, "p").size() == 3);
@@ -98,7 +97,7 @@ TEST_CASE("pairwise checks apply to every clique and only to cliques", "[model][
   c.rel(BaseRel::Po).set(2, 3);
   c.rel(BaseRel::Po).set(3, 1);
   for (auto [a, b] : std::vector<std::pair<int, int>>{{1, 2}, {2, 3}, {1, 3}}) c.rel(BaseRel::Rf).set(a, b);
-  Evaluator ev(m, ptxmm::checker::maximalCliques);
+  Evaluator ev(m);
   ev.reset(c);
   REQUIRE_FALSE(ev.holds(0));
   c.rel(BaseRel::Rf).reset(1, 3);
@@ -109,7 +108,7 @@ TEST_CASE("pairwise checks apply to every clique and only to cliques", "[model][
 TEST_CASE("flags report instead of rejecting", "[model][evaluator]") {
   const CatModel m = parseCat("flag ~empty rf as Reads\nempty co as NoCo\n", "t.cat");
   Candidate c = sample();
-  Evaluator ev(m, ptxmm::checker::maximalCliques);
+  Evaluator ev(m);
   ev.reset(c);
   REQUIRE(ev.raisedFlags() == std::vector<std::size_t>{0});
   REQUIRE(ev.failingChecks() == std::vector<std::size_t>{1});

@@ -1,17 +1,11 @@
 // The generated program: each litmus instruction is its own asm volatile statement with its exact PTX, in a
-// __noinline__ role function; and the programs of MP, SB and LB compile with nvcc for sm_90 (skipped with a
-// message where nvcc is absent).
+// __noinline__ role function. (That the programs compile is tested with the tools: tests/unit/app.)
 #include <catch2/catch.hpp>
-
-#include <filesystem>
-#include <fstream>
 
 #include "frontend/litmus/LitmusParser.hpp"
 #include "validate/CudaGenerator.hpp"
-#include "validate/Toolchain.hpp"
 
 using namespace ptxmm::validate;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -46,26 +40,4 @@ TEST_CASE("spin loops count iterations against the cap", "[validate][generator]"
   const std::string cu = generate("MP+spin+acq", {"P1:r1"}, hw);
   REQUIRE(cu.find("if (reg0 == (0LL)) { if (++ptxmm_iterations >= ptxmm_cap) { ptxmm_capped = 1; goto ptxmm_end; } goto L0; }") !=
           std::string::npos);
-}
-
-TEST_CASE("the programs of MP, SB and LB compile for sm_90", "[validate][generator]") {
-  const auto nvcc = findTool("nvcc");
-  if (!nvcc) {
-    WARN("skipped: nvcc not found ($CUDA_HOME/bin, /usr/local/cuda/bin, PATH)");
-    return;
-  }
-  Toolchain tc;
-  tc.nvcc = *nvcc;
-  const fs::path dir = fs::temp_directory_path() / "ptxmm-generator-test";
-  fs::create_directories(dir);
-  for (const auto& [test, keys] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-           {"MP+rel+acq", {"P1:r0", "P1:r1"}}, {"SB+weak", {"P0:r0", "P1:r1"}}, {"LB+acq+rel", {"P0:r0", "P1:r1"}}}) {
-    HardwareTest hw;
-    const std::string cu = (dir / (test + ".cu")).string();
-    std::ofstream(cu) << generate(test, keys, hw);
-    const auto error = compileCuda(tc, cu, (dir / test).string());
-    INFO(test << ": " << error.value_or(""));
-    REQUIRE_FALSE(error);
-  }
-  fs::remove_all(dir);
 }

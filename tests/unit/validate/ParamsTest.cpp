@@ -1,9 +1,6 @@
-// Parameter spaces: the built-in one parses, a seed always draws the same set from it, and malformed files are
-// refused with the file's name.
+// Parameter spaces: the built-in one parses, a seed always draws the same set from it, and malformed text is
+// refused with its source's name.
 #include <catch2/catch.hpp>
-
-#include <filesystem>
-#include <fstream>
 
 #include "model/Diagnostic.hpp"
 #include "validate/Params.hpp"
@@ -32,11 +29,7 @@ TEST_CASE("a tuned set is a space with one value per parameter", "[validate][par
   REQUIRE(paramsJson(set)["spin_cap"] == 100);
 }
 
-TEST_CASE("malformed parameter files are refused", "[validate][params]") {
-  const std::string path = (std::filesystem::temp_directory_path() / "ptxmm-params-test.json").string();
-  std::ofstream(path) << R"({"parameters": {"warps_per_block": []}})";
-  REQUIRE_THROWS_AS(readParamSpace(path), ptxmm::model::UserError);
-  std::ofstream(path) << "not json";
-  REQUIRE_THROWS_WITH(readParamSpace(path), Catch::Contains(path));
-  std::filesystem::remove(path);
+TEST_CASE("malformed parameter text is refused with its source", "[validate][params]") {
+  REQUIRE_THROWS_AS(parseParamSpace(R"({"parameters": {"warps_per_block": []}})", "p.json"), ptxmm::model::UserError);
+  REQUIRE_THROWS_WITH(parseParamSpace("not json", "p.json"), Catch::Contains("p.json"));
 }

@@ -1,18 +1,14 @@
-// Statistics, the comparison of a histogram with the model, the program output reader, and --compare on small
-// hand-written reports (data/): one with a forbidden state observed (exit 1), one consistent (exit 0).
+// Statistics, the comparison of a histogram with the model, and the program output reader. (--compare on the
+// hand-written reports of data/ is tested with the command, tests/unit/app/StoredReportTest.cpp.)
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "validate/HardwareRun.hpp"
 #include "validate/Report.hpp"
 #include "validate/Statistics.hpp"
-#include "validate/Validator.hpp"
 
 using namespace ptxmm::validate;
-using ptxmm::ExitCode;
 
 TEST_CASE("rates and reproducibility", "[validate][statistics]") {
   REQUIRE(ratePerSecond(500, 2.0) == Approx(250.0));
@@ -73,28 +69,4 @@ TEST_CASE("the program's JSON output is read back", "[validate][report]") {
   REQUIRE_FALSE(failed.ok);
   REQUIRE(failed.error.find("no CUDA-capable device") != std::string::npos);
   REQUIRE_FALSE(parseRunOutput("Segmentation fault", 139).ok);
-}
-
-TEST_CASE("--compare flags a stored forbidden observation", "[validate][report]") {
-  ValidateOptions o;
-  o.modelFile = std::string(PTXMM_SOURCE_DIR) + "/model/cat/ptx.cat";
-  const std::string data = std::string(PTXMM_SOURCE_DIR) + "/tests/unit/validate/data/";
-  REQUIRE(compareReport(data + "MP+rel+acq-forbidden.json", o) == ExitCode::ExpectationFailed);
-  REQUIRE(compareReport(data + "MP+rel+acq-consistent.json", o) == ExitCode::Ok);
-}
-
-TEST_CASE("--compare skips tests of a corpus outside the repository when it is absent, not a missing case",
-          "[validate][report]") {
-  ValidateOptions o;
-  o.modelFile = std::string(PTXMM_SOURCE_DIR) + "/model/cat/ptx.cat";
-  const std::string histogram = R"("histogram": [{"values": {"P1:r0": 0}, "count": 1, "allowed": true}])";
-  const auto write = [](const std::string& name, const std::string& text) {
-    const std::string path = (std::filesystem::temp_directory_path() / name).string();
-    std::ofstream(path) << text;
-    return path;
-  };
-  const std::string peer = write("ptxmm-compare-peer.json", R"({"tests": [{"name": "t", "file": "../no-such-corpus/t.litmus", )" + histogram + "}]}");
-  CHECK(compareReport(peer, o) == ExitCode::Ok);
-  const std::string missing = write("ptxmm-compare-missing.json", R"({"tests": [{"name": "t", "file": "cases/no-such-case.litmus", )" + histogram + "}]}");
-  CHECK(compareReport(missing, o) == ExitCode::UserError);
 }

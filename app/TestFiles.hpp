@@ -1,0 +1,33 @@
+// Test files from disk to TestResults. The reader is chosen by the file's extension: `.test` is NVIDIA's
+// nvlitmus format (one test per table row), anything else a litmus test. Each test goes through
+// checker::checkProgram; the executions it drew are written into the --graph folder. User errors become a
+// result with status Error whose reason is the `file:line:col: error:` diagnostic, so batch commands go on with
+// the next file and still exit 2.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checker/TestRunner.hpp"
+#include "frontend/Program.hpp"
+
+namespace ptxmm::app {
+
+/// The tests of a file: one for a litmus file, one per table row for an nvlitmus `.test` file. Throws
+/// model::UserError.
+std::vector<frontend::Program> readTests(const std::string& path);
+
+/// checker::checkProgram, then its drawings written into `graphDir` (nothing is written when it is empty).
+checker::TestResult checkProgram(const model::CatModel& model, const frontend::Program& program,
+                                 const checker::RunOptions& options, const std::string& graphDir);
+
+/// Checks a file holding one test: a litmus file, or an nvlitmus `.test` file without a table (one with several
+/// tests gives an Error result; see checkTests).
+checker::TestResult checkFile(const model::CatModel& model, const std::string& path, const checker::RunOptions& options,
+                              const std::string& graphDir);
+
+/// Checks every test of a file. A file that cannot be read or parsed gives one Error result.
+std::vector<checker::TestResult> checkTests(const model::CatModel& model, const std::string& path,
+                                            const checker::RunOptions& options, const std::string& graphDir);
+
+}  // namespace ptxmm::app

@@ -1,0 +1,70 @@
+// The shared options (CommonOptions.hpp).
+#include "app/commands/CommonOptions.hpp"
+
+#include <map>
+
+#include "checker/EngineRegistry.hpp"
+
+namespace ptxmm::app {
+namespace {
+
+// The bundled model of each reading of A6 (mbarrier scopes).
+std::string bundledModel(const std::string& reading) {
+  return std::string(PTXMM_MODEL_DIR) + (reading == "lenient" ? "/ptx-mbarrier-lenient.cat" : "/ptx.cat");
+}
+
+}  // namespace
+
+std::string defaultModelFile() { return bundledModel("strict"); }
+
+model::CatModel loadModel(CommonOptions& o, std::optional<model::CatModel>& other) {
+  if (!o.graphDir.empty()) o.run.draw = o.show;
+  if (!o.model.empty()) return model::parseCatFile(o.model);
+  const std::string otherReading = o.mbarrier == "lenient" ? "strict" : "lenient";
+  other = model::parseCatFile(bundledModel(otherReading));
+  o.run.otherMbarrierReading = &*other;
+  o.run.otherMbarrierName = otherReading;
+  return model::parseCatFile(bundledModel(o.mbarrier));
+}
+
+void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
+  o.run.engine = checker::engineNames().front();
+  cmd.add_option("--model", o.model, "cat model file (default: the bundled PTX model, model/cat/ptx.cat)");
+  cmd.add_option("--mbarrier", o.mbarrier, "reading A6 of mbarrier scopes for the bundled model: strict or lenient")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"strict", "lenient"}));
+  cmd.add_option("--unroll", o.run.unroll, "iterations of each loop per execution")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd.add_option("--engine", o.run.engine, "decision engine")->capture_default_str()->check(CLI::IsMember(checker::engineNames()));
+  cmd.add_option("--timeout", o.run.engineOptions.timeoutSeconds, "seconds per test before the verdict is UNKNOWN (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--max-candidates", o.run.engineOptions.maxCandidates,
+                 "explicit engine: candidate executions per test before the verdict is UNKNOWN (0: none)");
+  cmd.add_option("--seed", o.run.engineOptions.seed, "z3 engine: the solver's random seed (results do not depend on it)")
+      ->capture_default_str();
+  cmd.add_flag("--races", o.run.engineOptions.races, "also report every pair of racing instructions");
+  cmd.add_flag("--explain", o.run.explain,
+               "for a forbidden outcome the condition asks about, name the smallest sets of axioms forbidding it and "
+               "show what each rejects");
+  cmd.add_option("--graph", o.graphDir, "write one DOT (and SVG) file per shown execution into this folder");
+  static const std::map<std::string, checker::Show> kShows{
+      {"witness", checker::Show::Witness}, {"all", checker::Show::All}, {"forbidden", checker::Show::Forbidden}};
+  cmd.add_option_function<std::string>(
+         "--show", [&o](const std::string& name) { o.show = kShows.at(name); },
+         "which executions --graph draws: witness, all or forbidden")
+      ->check(CLI::IsMember(kShows));
+  cmd.add_option("--max-events", o.run.maxEvents, "events in the unrolled test before the verdict is UNKNOWN (0: none)");
+  cmd.add_flag("--cross-check", o.run.engineOptions.crossCheck,
+               "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");
+}
+
+ExitCode exitFor(const checker::TestResult& r) {
+  switch (r.status) {
+    case checker::Status::Error: return ExitCode::UserError;
+    case checker::Status::Internal: return ExitCode::InternalError;
+    case checker::Status::Unknown: return ExitCode::Unknown;
+    case checker::Status::Ok: return r.holds ? ExitCode::Ok : ExitCode::ExpectationFailed;
+  }
+  return ExitCode::InternalError;
+}
+
+}  // namespace ptxmm::app

@@ -1,0 +1,37 @@
+// The ptxmm executable: the subcommands (one file each in app/commands/) wired into one CLI11 command line,
+// and the one place where what went wrong becomes an exit code (ExitCode.hpp): a bad command line or input 2,
+// anything unexpected 4.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/commands/Command.hpp"
+#include "model/Diagnostic.hpp"
+
+int main(int argc, char** argv) {
+  using namespace ptxmm::app;
+  CLI::App app{"ptxmm: a memory-model simulator and formal checker for NVIDIA PTX"};
+  app.require_subcommand(1);
+  const std::vector<Command> commands{addRunCommand(app),      addSuiteCommand(app),    addRacesCommand(app),
+                                      addDiffCommand(app),     addFuzzDiffCommand(app), addValidateCommand(app),
+                                      addVocabularyCommand(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(ExitCode::UserError);
+  }
+  try {
+    for (const auto& c : commands)
+      if (*c.cli) return static_cast<int>(c.action());
+    return 0;
+  } catch (const ptxmm::model::UserError& e) {
+    std::cerr << e.what() << "\n";
+    return static_cast<int>(ExitCode::UserError);
+  } catch (const UsageError& e) {
+    std::cerr << "ptxmm: error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::UserError);
+  } catch (const std::exception& e) {
+    std::cerr << "ptxmm: internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::InternalError);
+  }
+}
