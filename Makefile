@@ -1,7 +1,7 @@
 # ptxmm: `make demo` and `make test` do all the set-up (Debian packages, configure, build) idempotently.
 # Packages are installed with apt-get when running as root; otherwise the exact command to run is printed.
 
-PACKAGES := cmake make g++ libz3-dev libboost-graph-dev libcli11-dev catch2 nlohmann-json3-dev graphviz
+PACKAGES := cmake make g++ libz3-dev libboost-graph-dev libcli11-dev catch2 nlohmann-json3-dev graphviz python3
 BUILD    := build
 ASAN     := build-asan
 JOBS     := $(shell nproc)

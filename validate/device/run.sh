@@ -9,13 +9,13 @@ set -u
 budget=$1
 shift
 tools=.tools/device
-out=${OUT:-/tmp/ptxmm-out}
-work=/tmp/ptxmm-work
-mkdir -p "$out" "$work"
+out=${OUT:?set OUT to the folder the results go to (the device tool sets it)}
+work=$(mktemp -d)
+mkdir -p "$out"
 export LD_LIBRARY_PATH="$PWD/$tools/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv >"$out/gpu.csv" 2>&1
 # Compile every test (and the allowed sibling of each forbidden one) in parallel first: the runs below reuse the
-# binaries (Pipeline.cpp) and check their SASS again, so the GPU time is spent running.
+# binaries (app/hardware/CudaWorkbench.cpp) and check their SASS again, so the GPU time is spent running.
 jobs=$(nproc 2>/dev/null || echo 4)
 for f in "$@"; do case $f in *.litmus) printf '%s\n' "$f" ;; esac; done |
   xargs -P "$jobs" -n 2 "$tools/bin/ptxmm" validate --compile-only --model model/cat/ptx.cat --out "$work" \

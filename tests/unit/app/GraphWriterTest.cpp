@@ -33,3 +33,24 @@ TEST_CASE("--graph writes a DOT file per shown execution", "[app][graph]") {
   app::checkFile(ptxModel(), writeTemp("mpg.litmus", kMP), o, dir.string());
   REQUIRE(std::filesystem::exists(dir / "MP-2.dot"));  // three permitted states: MP-0, MP-1, MP-2
 }
+
+TEST_CASE("a --graph folder with quotes, $() and spaces is a folder name, never shell text", "[app][graph]") {
+  const auto base = std::filesystem::temp_directory_path() / "ptxmm-hostile-graph";
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directories(base);
+  const auto marker = base / "pwned";
+  // Pasted into a shell command line, this name would end the quoting and run `touch` on the marker.
+  const auto dir = base / ("g' \"$(touch " + marker.string() + ")\" `touch " + marker.string() + "` ;x");
+  checker::RunOptions o;
+  o.draw = checker::Show::All;
+  const checker::TestResult r = app::checkFile(ptxModel(), writeTemp("mph.litmus", kMP), o, dir.string());
+  REQUIRE(std::filesystem::exists(dir / "MP-0.dot"));
+  REQUIRE_FALSE(std::filesystem::exists(marker));
+  // Each drawn execution is noted with the file written: the SVG when Graphviz rendered it into that folder.
+  REQUIRE(r.notes.size() == 3);
+  for (const auto& note : r.notes) {
+    REQUIRE_THAT(note, Catch::StartsWith("graph: " + dir.string() + "/MP-"));
+    REQUIRE(std::filesystem::exists(note.substr(7)));
+  }
+  std::filesystem::remove_all(base);
+}
