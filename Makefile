@@ -42,11 +42,12 @@ build: setup
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The sanitizer job: a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer running the unit tests
-# (one binary per layer, CTest label `unit`).
+# (one binary per layer, CTest label `unit`), one after the other: the random differential tests give each test
+# a time limit, which sanitized binaries competing for the cores would turn into inconclusive runs.
 asan: setup
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPTXMM_SANITIZE=ON >/dev/null
 	cmake --build $(ASAN) -j$(JOBS) --target ptxmm_unit_tests
-	ctest --test-dir $(ASAN) -L unit --output-on-failure -j$(JOBS)
+	ctest --test-dir $(ASAN) -L unit --output-on-failure
 
 # The main job on the bundled cases: the permitted outcomes of every test (exit 1 from `run` only means some
 # condition does not hold, which the cases include on purpose), then the check against their expectations.

@@ -15,13 +15,6 @@ constexpr std::int64_t kWarpSize = 32;
 using Generation = std::vector<const Arrival*>;
 using Assignment = std::vector<Generation>;  // complete generations of one barrier
 
-struct BarrierKey {
-  int domain;
-  std::int64_t id;
-  std::optional<std::int64_t> count;
-  bool operator<(const BarrierKey& o) const { return std::tie(domain, id, count) < std::tie(o.domain, o.id, o.count); }
-};
-
 // A leftover (incomplete) generation is harmless only if nobody in it waits and no thread appears twice.
 bool validTail(const std::map<int, std::vector<const Arrival*>>& perThread, const std::map<int, std::size_t>& next) {
   for (const auto& [t, list] : perThread) {
@@ -75,18 +68,33 @@ std::vector<Assignment> participantGenerations(const std::map<int, std::vector<c
 
 }  // namespace
 
-std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n) {
-  std::map<BarrierKey, std::map<int, std::vector<const Arrival*>>> barriers;
-  for (const auto& a : arrivals) barriers[{a.domain, a.id, a.count}][a.thread].push_back(&a);
+bool BarrierKey::operator<(const BarrierKey& o) const {
+  return std::tie(domain, id, count) < std::tie(o.domain, o.id, o.count);
+}
 
+std::map<BarrierKey, std::vector<const Arrival*>> byBarrier(const std::vector<Arrival>& arrivals) {
+  std::map<BarrierKey, std::vector<const Arrival*>> out;
+  for (const auto& a : arrivals) out[{a.domain, a.id, a.count}].push_back(&a);
+  return out;
+}
+
+std::optional<std::size_t> countedGenerationSize(const BarrierKey& barrier) {
+  if (barrier.count && *barrier.count > 0 && *barrier.count % kWarpSize == 0)
+    return static_cast<std::size_t>(*barrier.count / kWarpSize);
+  return std::nullopt;
+}
+
+std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n) {
   std::vector<model::BitMatrix> result{model::BitMatrix(n)};
-  for (const auto& [key, perThread] : barriers) {
+  for (const auto& [key, list] : byBarrier(arrivals)) {
+    std::map<int, std::vector<const Arrival*>> perThread;
+    for (const Arrival* a : list) perThread[a->thread].push_back(a);
     std::vector<Assignment> options;
-    if (key.count && *key.count > 0 && *key.count % kWarpSize == 0) {
+    if (const auto size = countedGenerationSize(key)) {
       std::map<int, std::size_t> next;
-      for (const auto& [t, list] : perThread) next[t] = 0;
+      for (const auto& [t, arrivalsOfThread] : perThread) next[t] = 0;
       Assignment current;
-      countedGenerations(perThread, next, static_cast<std::size_t>(*key.count / kWarpSize), current, options);
+      countedGenerations(perThread, next, *size, current, options);
     } else {
       options = participantGenerations(perThread);
     }

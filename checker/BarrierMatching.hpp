@@ -1,5 +1,7 @@
-// Barrier generations for the explicit engine [§2.8, §4.4, A20]: which arrivals of a CTA barrier complete
-// together. A barrier is identified by (domain, id, thread count), the domain being the CTA (bar.sync/arrive) or
+// Barrier generations [§2.8, §4.4, A20]: which arrivals of a CTA barrier complete together. The rules below are
+// the ones both engines follow: the explicit engine enumerates the generations (barrierMatchings), the Z3 engine
+// constrains them (z3/ProgramEncoding), both grouping arrivals with byBarrier and sizing generations with
+// countedGenerationSize. A barrier is identified by (domain, id, thread count), the domain being the CTA (bar.sync/arrive) or
 // the warp (bar.warp.sync, whose id is its member mask); litmus threads stand for warps (arrival is per
 // warp). With a thread count that is a positive multiple of the warp size, a generation is any count/32
 // arrivals of distinct threads, in each thread's program order. Otherwise (no count — "all threads of the
@@ -10,6 +12,7 @@
 // produced.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -25,6 +28,22 @@ struct Arrival {
   std::int64_t id;
   std::optional<std::int64_t> count;
 };
+
+/// A barrier: arrivals complete together only within one domain, id and thread count.
+struct BarrierKey {
+  int domain;
+  std::int64_t id;
+  std::optional<std::int64_t> count;
+  bool operator<(const BarrierKey& o) const;
+};
+
+/// The arrivals of each barrier, in the order given (both engines group arrivals this way).
+std::map<BarrierKey, std::vector<const Arrival*>> byBarrier(const std::vector<Arrival>& arrivals);
+
+/// How many arrivals a generation of `barrier` takes when its generations count arrivals (a thread count that is
+/// a positive multiple of the warp size: count/32); nullopt when its generations go by participation instead
+/// (generation k holds each participating thread's k-th arrival).
+std::optional<std::size_t> countedGenerationSize(const BarrierKey& barrier);
 
 /// Every possible `syncbar` relation (arrive half -> wait halves of other threads of the same generation)
 /// over n candidate events. Arrivals must be given in program order per thread. Empty when no

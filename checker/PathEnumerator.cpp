@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "checker/SpinLoops.hpp"
+
 namespace ptxmm::checker {
 namespace {
 
@@ -128,17 +130,13 @@ class Walker {
     follow(node.taken, std::move(s));
   }
 
-  // An iteration that went back to its loop head without an observable effect (design.md, "spin loops are
-  // awaits"): no write, no barrier arrival, no assignment to a register live at the head.
+  // An iteration that went back to its loop head without an observable effect (SpinLoops.hpp).
   bool unobservableIteration(const State& s, int loop) const {
     const auto& info = t_.loops[static_cast<std::size_t>(loop)];
-    for (std::size_t i = s.iterEventStart[static_cast<std::size_t>(loop)]; i < s.path.events.size(); ++i) {
-      const auto& ev = g_.events[static_cast<std::size_t>(s.path.events[i])];
-      if (ev.is(model::Tag::W) || ev.is(model::Tag::BA) || ev.is(model::Tag::BW)) return false;
-    }
+    for (std::size_t i = s.iterEventStart[static_cast<std::size_t>(loop)]; i < s.path.events.size(); ++i)
+      if (observableEvent(g_.events[static_cast<std::size_t>(s.path.events[i])])) return false;
     for (std::size_t i = s.iterAssignStart[static_cast<std::size_t>(loop)]; i < s.assignLog.size(); ++i)
-      if (std::find(info.liveAtHeader.begin(), info.liveAtHeader.end(), s.assignLog[i]) != info.liveAtHeader.end())
-        return false;
+      if (observableAssignment(info, s.assignLog[i])) return false;
     return true;
   }
 

@@ -3,10 +3,8 @@
 // value, barrier operand and final register as a term over reads. The explicit engine combines one path per
 // thread with a reads-from choice and keeps the combinations whose assumptions hold.
 //
-// Spin loops are awaits (design.md): a loop iteration that goes back to the loop head having written no
-// memory, arrived at no barrier and assigned no register that is live at the head is unobservable, and so is
-// every path containing one — the path without that iteration yields the same final state. Such paths are
-// not produced. A path that needs one more iteration than the unrolling bound after an observable iteration
+// Spin loops are awaits (SpinLoops.hpp): a path containing an unobservable loop iteration is not produced — the
+// path without that iteration yields the same final state. A path that needs one more iteration than the unrolling bound after an observable iteration
 // is produced with `boundLoop` set: the engine reports UNKNOWN if it belongs to a consistent execution.
 #pragma once
 

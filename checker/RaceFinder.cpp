@@ -16,20 +16,31 @@ std::string commonScope(const model::EventGraph& g, const model::Event& a, const
   return ".sys";
 }
 
-std::string proxyOf(const model::Event& e) {
-  for (auto p : {model::Proxy::Surface, model::Proxy::Texture, model::Proxy::Constant})
-    if (e.is(model::proxyTag(p))) return std::string(model::proxyName(p));
-  return "generic";
+// The proxy an access goes through: any of the proxy table's, generic when it carries no other proxy's tag.
+model::Proxy proxyOf(const model::Event& e) {
+  for (std::size_t p = 0; p < model::kProxyCount; ++p) {
+    const auto proxy = static_cast<model::Proxy>(p);
+    if (proxy != model::Proxy::Generic && e.is(model::proxyTag(proxy))) return proxy;
+  }
+  return model::Proxy::Generic;
+}
+
+// The proxy fence that orders generic accesses with accesses of `proxy` [§2.10, §4.9]: the tensor-map proxy needs
+// a release after the generic write of the map and an acquire on the map before the TMA reads it.
+std::string proxyFence(model::Proxy proxy) {
+  if (proxy == model::Proxy::Tensormap)
+    return "fence.proxy.tensormap::generic.release, then fence.proxy.tensormap::generic.acquire on the map,";
+  return "fence.proxy." + std::string(model::proxyName(proxy));
 }
 
 std::string fixFor(const std::string& kind, const model::EventGraph& g, const model::Event& a, const model::Event& b) {
   if (kind == "different proxies") {
-    const std::string pa = proxyOf(a), pb = proxyOf(b);
     std::string fix = "order the accesses by causality and put a proxy fence on that path:";
     for (const auto* e : {&a, &b}) {
-      const std::string p = proxyOf(*e);
-      if (p != "generic")
-        fix += " fence.proxy." + p + " in the CTA of " + g.threads[static_cast<std::size_t>(e->thread)].name + " (" + e->label + ");";
+      const model::Proxy p = proxyOf(*e);
+      if (p != model::Proxy::Generic)
+        fix += " " + proxyFence(p) + " in the CTA of " + g.threads[static_cast<std::size_t>(e->thread)].name + " (" +
+               e->label + ");";
     }
     if (a.vaddr != b.vaddr) fix += " fence.proxy.alias between the two virtual addresses;";
     fix.pop_back();

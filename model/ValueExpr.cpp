@@ -5,6 +5,8 @@
 #include <array>
 #include <cassert>
 
+#include "model/ValueSemantics.hpp"
+
 namespace ptxmm::model::value {
 namespace {
 
@@ -20,11 +22,43 @@ constexpr std::array kOps = {
 
 const OpRow& row(ValueOp op) { return kOps[static_cast<std::size_t>(op)]; }
 
-std::int64_t shiftAmount(std::int64_t s) { return std::clamp<std::int64_t>(s, 0, 63); }
-
-// Wrapping arithmetic: the results of overflowing litmus arithmetic must be defined, not UB.
-std::int64_t wrap(std::uint64_t v) { return static_cast<std::int64_t>(v); }
-std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+// 64-bit integers for applyOperator (ValueSemantics.hpp): wrapping arithmetic, since overflowing litmus
+// arithmetic must be defined, not UB.
+struct Concrete {
+  using Value = std::int64_t;
+  static std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+  static std::int64_t wrap(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+  Value constant(std::int64_t c) const { return c; }
+  Value add(Value a, Value b) const { return wrap(u(a) + u(b)); }
+  Value sub(Value a, Value b) const { return wrap(u(a) - u(b)); }
+  Value mul(Value a, Value b) const { return wrap(u(a) * u(b)); }
+  Value sdiv(Value a, Value b) const { return a / b; }
+  Value srem(Value a, Value b) const { return a % b; }
+  Value bitAnd(Value a, Value b) const { return a & b; }
+  Value bitOr(Value a, Value b) const { return a | b; }
+  Value bitXor(Value a, Value b) const { return a ^ b; }
+  Value shl(Value a, Value amount) const { return wrap(u(a) << amount); }
+  Value ashr(Value a, Value amount) const { return a >> amount; }
+  Value neg(Value a) const { return wrap(0 - u(a)); }
+  Value bitNot(Value a) const { return ~a; }
+  bool eq(Value a, Value b) const { return a == b; }
+  bool ne(Value a, Value b) const { return a != b; }
+  bool lt(Value a, Value b) const { return a < b; }
+  bool le(Value a, Value b) const { return a <= b; }
+  bool gt(Value a, Value b) const { return a > b; }
+  bool ge(Value a, Value b) const { return a >= b; }
+  bool land(bool a, bool b) const { return a && b; }
+  bool lor(bool a, bool b) const { return a || b; }
+  bool lnot(bool a) const { return !a; }
+  template <class Then, class Else>
+  Value ite(bool c, Then then, Else otherwise) const {
+    return c ? then() : otherwise();
+  }
+  Value unreachable() const {
+    assert(!"leaf operators have no concrete application");
+    return 0;
+  }
+};
 
 }  // namespace
 
@@ -51,39 +85,7 @@ ValuePtr read(int eventId) {
   return e;
 }
 
-std::int64_t applyConcrete(ValueOp op, const std::vector<std::int64_t>& a) {
-  switch (op) {
-    case ValueOp::Const:
-    case ValueOp::Reg:
-    case ValueOp::Read: break;
-    case ValueOp::Add: return wrap(u(a[0]) + u(a[1]));
-    case ValueOp::Sub: return wrap(u(a[0]) - u(a[1]));
-    case ValueOp::Mul: return wrap(u(a[0]) * u(a[1]));
-    case ValueOp::Div: return a[1] == 0 || (a[1] == -1 && a[0] == INT64_MIN) ? 0 : a[0] / a[1];
-    case ValueOp::Rem: return a[1] == 0 || (a[1] == -1 && a[0] == INT64_MIN) ? 0 : a[0] % a[1];
-    case ValueOp::And: return a[0] & a[1];
-    case ValueOp::Or: return a[0] | a[1];
-    case ValueOp::Xor: return a[0] ^ a[1];
-    case ValueOp::Shl: return wrap(u(a[0]) << shiftAmount(a[1]));
-    case ValueOp::Shr: return a[0] >> shiftAmount(a[1]);
-    case ValueOp::Min: return std::min(a[0], a[1]);
-    case ValueOp::Max: return std::max(a[0], a[1]);
-    case ValueOp::Eq: return a[0] == a[1];
-    case ValueOp::Ne: return a[0] != a[1];
-    case ValueOp::Lt: return a[0] < a[1];
-    case ValueOp::Le: return a[0] <= a[1];
-    case ValueOp::Gt: return a[0] > a[1];
-    case ValueOp::Ge: return a[0] >= a[1];
-    case ValueOp::LAnd: return a[0] != 0 && a[1] != 0;
-    case ValueOp::LOr: return a[0] != 0 || a[1] != 0;
-    case ValueOp::Neg: return wrap(0 - u(a[0]));
-    case ValueOp::Not: return ~a[0];
-    case ValueOp::LNot: return a[0] == 0;
-    case ValueOp::Ite: return a[0] != 0 ? a[1] : a[2];
-  }
-  assert(!"leaf operators have no concrete application");
-  return 0;
-}
+std::int64_t applyConcrete(ValueOp op, const std::vector<std::int64_t>& a) { return applyOperator(Concrete{}, op, a); }
 
 ValuePtr apply(ValueOp op, std::vector<ValuePtr> args) {
   assert(static_cast<int>(args.size()) == arity(op) && arity(op) > 0);

@@ -68,8 +68,9 @@ ValuePtr read(int eventId);
 /// An operator node; folds when every argument is a constant (no division by a constant zero is folded).
 ValuePtr apply(ValueOp op, std::vector<ValuePtr> args);
 
-/// Applies one operator to concrete arguments. Division and remainder by zero give 0 (PTX leaves them
-/// undefined; litmus tests do not rely on them); shifts clamp their amount to 0..63.
+/// Applies one operator to concrete arguments, as ValueSemantics.hpp defines it for every engine (division and
+/// remainder by zero give 0: PTX leaves them undefined and litmus tests do not rely on them; shifts clamp their
+/// amount to 0..63).
 std::int64_t applyConcrete(ValueOp op, const std::vector<std::int64_t>& args);
 
 /// Replaces every Reg leaf by regs[id] (registers the map does not cover stay as they are).

@@ -133,6 +133,11 @@ enum class Proxy : std::uint8_t {
   PTXMM_PROXIES(PTXMM_ENUM)
 #undef PTXMM_ENUM
 };
+inline constexpr std::size_t kProxyCount = 0
+#define PTXMM_COUNT(name, tag, spelling) +1
+    PTXMM_PROXIES(PTXMM_COUNT)
+#undef PTXMM_COUNT
+    ;
 
 struct TagInfo {
   std::string_view name;

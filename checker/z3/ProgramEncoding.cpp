@@ -5,10 +5,11 @@
 #include <cassert>
 #include <functional>
 #include <map>
-#include <tuple>
 
+#include "checker/SpinLoops.hpp"
 #include "checker/z3/SymbolicAlgebra.hpp"
 #include "model/StaticRelations.hpp"
+#include "model/ValueSemantics.hpp"
 
 namespace ptxmm::checker::z3enc {
 
@@ -19,7 +20,42 @@ using model::ValueOp;
 namespace {
 
 constexpr unsigned kBits = 64;
-constexpr std::int64_t kWarpSize = 32;
+
+// 64-bit vectors for applyOperator (model/ValueSemantics.hpp): the explicit engine's arithmetic as terms.
+struct BitVectors {
+  using Value = z3::expr;
+  z3::context& ctx;
+  Value constant(std::int64_t c) const { return ctx.bv_val(c, kBits); }
+  Value add(const Value& a, const Value& b) const { return a + b; }
+  Value sub(const Value& a, const Value& b) const { return a - b; }
+  Value mul(const Value& a, const Value& b) const { return a * b; }
+  Value sdiv(const Value& a, const Value& b) const { return a / b; }
+  Value srem(const Value& a, const Value& b) const { return z3::srem(a, b); }
+  Value bitAnd(const Value& a, const Value& b) const { return a & b; }
+  Value bitOr(const Value& a, const Value& b) const { return a | b; }
+  Value bitXor(const Value& a, const Value& b) const { return a ^ b; }
+  Value shl(const Value& a, const Value& amount) const { return z3::shl(a, amount); }
+  Value ashr(const Value& a, const Value& amount) const { return z3::ashr(a, amount); }
+  Value neg(const Value& a) const { return -a; }
+  Value bitNot(const Value& a) const { return ~a; }
+  Value eq(const Value& a, const Value& b) const { return a == b; }
+  Value ne(const Value& a, const Value& b) const { return a != b; }
+  Value lt(const Value& a, const Value& b) const { return a < b; }
+  Value le(const Value& a, const Value& b) const { return a <= b; }
+  Value gt(const Value& a, const Value& b) const { return a > b; }
+  Value ge(const Value& a, const Value& b) const { return a >= b; }
+  Value land(const Value& a, const Value& b) const { return a && b; }
+  Value lor(const Value& a, const Value& b) const { return a || b; }
+  Value lnot(const Value& a) const { return !a; }
+  template <class Then, class Else>
+  Value ite(const Value& c, Then then, Else otherwise) const {
+    return z3::ite(c, then(), otherwise());
+  }
+  Value unreachable() const {
+    assert(!"unhandled value operator");
+    return constant(0);
+  }
+};
 
 // A Boolean per read event: "this read occurs in the term" (for dependencies), keyed by event id.
 using DepSet = std::map<int, z3::expr>;
@@ -107,11 +143,9 @@ void ProgramEncoding::encodeThread(int t) {
     return s;
   };
 
-  // A term over registers (before the node) and the node's reads, as a bit vector, and its reads.
+  // A term over registers (before the node) and the node's reads, as a bit vector.
   std::function<z3::expr(const model::ValueExpr&, const ThreadState&)> term = [&](const model::ValueExpr& e,
                                                                                     const ThreadState& s) -> z3::expr {
-    auto bool2bv = [&](const z3::expr& b) { return z3::ite(b, ctx_.bv_val(1, kBits), ctx_.bv_val(0, kBits)); };
-    auto nz = [&](const z3::expr& v) { return v != ctx_.bv_val(0, kBits); };
     switch (e.op) {
       case ValueOp::Const: return ctx_.bv_val(e.constant, kBits);
       case ValueOp::Reg: return s.regs[static_cast<std::size_t>(e.index)];
@@ -120,44 +154,7 @@ void ProgramEncoding::encodeThread(int t) {
     }
     std::vector<z3::expr> a;
     for (const auto& arg : e.args) a.push_back(term(*arg, s));
-    const z3::expr zero = ctx_.bv_val(0, kBits);
-    const z3::expr minusOne = ctx_.bv_val(-1, kBits);
-    const z3::expr intMin = ctx_.bv_val(INT64_MIN, kBits);
-    auto shift = [&](const z3::expr& x) {
-      return z3::ite(x < zero, zero, z3::ite(x > ctx_.bv_val(63, kBits), ctx_.bv_val(63, kBits), x));
-    };
-    switch (e.op) {
-      case ValueOp::Add: return a[0] + a[1];
-      case ValueOp::Sub: return a[0] - a[1];
-      case ValueOp::Mul: return a[0] * a[1];
-      case ValueOp::Div: return z3::ite(a[1] == zero || (a[0] == intMin && a[1] == minusOne), zero, a[0] / a[1]);
-      case ValueOp::Rem:
-        return z3::ite(a[1] == zero || (a[0] == intMin && a[1] == minusOne), zero, z3::srem(a[0], a[1]));
-      case ValueOp::And: return a[0] & a[1];
-      case ValueOp::Or: return a[0] | a[1];
-      case ValueOp::Xor: return a[0] ^ a[1];
-      case ValueOp::Shl: return z3::shl(a[0], shift(a[1]));
-      case ValueOp::Shr: return z3::ashr(a[0], shift(a[1]));
-      case ValueOp::Min: return z3::ite(a[0] < a[1], a[0], a[1]);
-      case ValueOp::Max: return z3::ite(a[0] > a[1], a[0], a[1]);
-      case ValueOp::Eq: return bool2bv(a[0] == a[1]);
-      case ValueOp::Ne: return bool2bv(a[0] != a[1]);
-      case ValueOp::Lt: return bool2bv(a[0] < a[1]);
-      case ValueOp::Le: return bool2bv(a[0] <= a[1]);
-      case ValueOp::Gt: return bool2bv(a[0] > a[1]);
-      case ValueOp::Ge: return bool2bv(a[0] >= a[1]);
-      case ValueOp::LAnd: return bool2bv(nz(a[0]) && nz(a[1]));
-      case ValueOp::LOr: return bool2bv(nz(a[0]) || nz(a[1]));
-      case ValueOp::Neg: return -a[0];
-      case ValueOp::Not: return ~a[0];
-      case ValueOp::LNot: return bool2bv(!nz(a[0]));
-      case ValueOp::Ite: return z3::ite(nz(a[0]), a[1], a[2]);
-      case ValueOp::Const:
-      case ValueOp::Reg:
-      case ValueOp::Read: break;
-    }
-    assert(!"unhandled value operator");
-    return zero;
+    return model::applyOperator(BitVectors{ctx_}, e.op, a);
   };
   // The reads occurring in a term once registers are substituted (the explicit engine's dependencies).
   std::function<void(const model::ValueExpr&, const ThreadState&, DepSet&)> deps =
@@ -215,10 +212,10 @@ void ProgramEncoding::encodeThread(int t) {
         if (!id.is_numeral() || (count && !count->is_numeral())) {
           unsupported_ = "the Z3 engine needs barrier ids and counts that do not depend on memory (" + ev.label + ")";
         } else if (ev.is(Tag::BA)) {
-          BarrierArrival a{e, std::nullopt, t, graph_.barrierDomain(ev), static_cast<std::int64_t>(id.get_numeral_uint64()), std::nullopt};
+          Arrival a{ue, std::nullopt, t, graph_.barrierDomain(ev), static_cast<std::int64_t>(id.get_numeral_uint64()), std::nullopt};
           if (count) a.count = static_cast<std::int64_t>(count->get_numeral_uint64());
           for (int w : node.events)
-            if (graph_.events[static_cast<std::size_t>(w)].is(Tag::BW)) a.wait = w;
+            if (graph_.events[static_cast<std::size_t>(w)].is(Tag::BW)) a.wait = static_cast<std::size_t>(w);
           arrivals_.push_back(a);
         }
       }
@@ -240,8 +237,7 @@ void ProgramEncoding::encodeThread(int t) {
     }
 
     // The iteration of loop L that ends at this node: the nodes of the same iteration of L and of every loop
-    // around L. It is unobservable if none of its executed nodes writes, arrives at a barrier or assigns a
-    // register live at L's head (the explicit engine's rule).
+    // around L. It is unobservable if none of its executed nodes does anything observable (SpinLoops.hpp).
     auto unobservable = [&](int loop) {
       const auto& info = tg.loops[static_cast<std::size_t>(loop)];
       z3::expr pure = ctx_.bool_val(true);
@@ -255,13 +251,10 @@ void ProgramEncoding::encodeThread(int t) {
         }
         if (!same || q > ni) continue;
         bool assignsLive = false;
-        for (const auto& [reg, t2] : other.assigns)
-          if (std::find(info.liveAtHeader.begin(), info.liveAtHeader.end(), reg) != info.liveAtHeader.end()) assignsLive = true;
+        for (const auto& [reg, t2] : other.assigns) assignsLive |= observableAssignment(info, reg);
         z3::expr clean = ctx_.bool_val(!assignsLive);
-        for (int e : other.events) {
-          const auto& ev = graph_.events[static_cast<std::size_t>(e)];
-          if (ev.is(Tag::W) || ev.is(Tag::BA) || ev.is(Tag::BW)) clean = clean && !events_.at(static_cast<std::size_t>(e));
-        }
+        for (int e : other.events)
+          if (observableEvent(graph_.events[static_cast<std::size_t>(e)])) clean = clean && !events_.at(static_cast<std::size_t>(e));
         pure = pure && (!exec[q] || clean);
       }
       return pure;
@@ -368,21 +361,18 @@ void ProgramEncoding::encodeFenceOrder() {
     }
 }
 
-// Barrier generations as in BarrierMatching.hpp: participants (k-th arrival of each participating thread) or,
-// for a thread count that is a multiple of the warp size, any grouping of count/32 arrivals per generation.
+// Barrier generations by BarrierMatching.hpp's rules: participants (k-th arrival of each participating thread)
+// or, for a counted barrier, any grouping of countedGenerationSize arrivals per generation.
 void ProgramEncoding::encodeBarriers() {
   auto& syncbar = rels_[static_cast<std::size_t>(BaseRel::Syncbar)];
-  std::map<std::tuple<int, std::int64_t, std::optional<std::int64_t>>, std::vector<const BarrierArrival*>> barriers;
-  for (const auto& a : arrivals_) barriers[{a.domain, a.id, a.count}].push_back(&a);
   int uid = 0;
-  for (const auto& [key, list] : barriers) {
-    const auto& count = std::get<2>(key);
-    auto ex = [&](const BarrierArrival* a) { return events_.at(static_cast<std::size_t>(a->arrive)); };
+  for (const auto& [key, list] : byBarrier(arrivals_)) {
+    auto ex = [&](const Arrival* a) { return events_.at(a->arrive); };
     auto one = [&](const z3::expr& b) { return z3::ite(b, ctx_.int_val(1), ctx_.int_val(0)); };
-    std::map<const BarrierArrival*, z3::expr> gen;
+    std::map<const Arrival*, z3::expr> gen;
     const std::string prefix = "gen" + std::to_string(uid++) + "_";
-    if (count && *count > 0 && *count % kWarpSize == 0) {
-      const int size = static_cast<int>(*count / kWarpSize);
+    if (const auto counted = countedGenerationSize(key)) {
+      const int size = static_cast<int>(*counted);
       for (const auto* a : list) {
         const z3::expr g = ctx_.int_const((prefix + std::to_string(a->arrive)).c_str());
         gen.emplace(a, g);
@@ -406,7 +396,7 @@ void ProgramEncoding::encodeBarriers() {
         if (g > 0) constraints_.push_back(z3::implies(c > 0, counts[static_cast<std::size_t>(g - 1)] == size));
       }
     } else {
-      std::map<int, std::vector<const BarrierArrival*>> perThread;
+      std::map<int, std::vector<const Arrival*>> perThread;
       for (const auto* a : list) perThread[a->thread].push_back(a);
       const z3::expr m = ctx_.int_const((prefix + "complete").c_str());
       z3::expr_vector attains(ctx_);

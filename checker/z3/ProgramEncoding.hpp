@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/BarrierMatching.hpp"
 #include "checker/Outcome.hpp"
 #include "checker/Witness.hpp"
 #include "checker/z3/SymbolicRelation.hpp"
@@ -76,15 +77,7 @@ class ProgramEncoding {
   std::vector<std::size_t> regBase_;   // first index of each thread in finalRegs_
   std::vector<BoundHit> boundHits_;
   std::vector<z3::expr> outcome_;
-  struct BarrierArrival {
-    int arrive;
-    std::optional<int> wait;
-    int thread;
-    int domain;  // EventGraph::barrierDomain
-    std::int64_t id;
-    std::optional<std::int64_t> count;
-  };
-  std::vector<BarrierArrival> arrivals_;
+  std::vector<Arrival> arrivals_;  // by event id
 };
 
 }  // namespace ptxmm::checker::z3enc

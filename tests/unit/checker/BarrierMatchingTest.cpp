@@ -37,3 +37,19 @@ TEST_CASE("an arrive-only leftover is fine, a waiting one is not", "[checker][ba
   REQUIRE(barrierMatchings({arrive}, 1).size() == 1);
   REQUIRE(barrierMatchings({sync(0, 1, 64)}, 2).empty());
 }
+
+TEST_CASE("both engines' barrier rules: grouping by domain, id and count, and counted generation sizes",
+          "[checker][barrier]") {
+  CHECK(countedGenerationSize({0, 1, 64}) == std::optional<std::size_t>(2));
+  CHECK(countedGenerationSize({0, 1, 32}) == std::optional<std::size_t>(1));
+  CHECK_FALSE(countedGenerationSize({0, 1, std::nullopt}));  // all threads of the CTA: by participation
+  CHECK_FALSE(countedGenerationSize({0, 1, 2}));             // the corpus's labelling counts
+  CHECK_FALSE(countedGenerationSize({0, 1, 48}));
+  CHECK_FALSE(countedGenerationSize({0, 1, 0}));
+  const std::vector<Arrival> arrivals{sync(0, 1), sync(1, 2), sync(2, 1), sync(3, 1, 64)};
+  const auto groups = byBarrier(arrivals);
+  REQUIRE(groups.size() == 3);
+  CHECK(groups.at({0, 1, std::nullopt}) == std::vector<const Arrival*>{&arrivals[0], &arrivals[2]});
+  CHECK(groups.at({0, 2, std::nullopt}) == std::vector<const Arrival*>{&arrivals[1]});
+  CHECK(groups.at({0, 1, 64}) == std::vector<const Arrival*>{&arrivals[3]});
+}

@@ -1,7 +1,11 @@
-// Replays every input the fuzzers ever found a bug with (tests/fuzz/regressions): each must now be accepted
-// or rejected with a model::UserError, like any input.
+// The fuzz corpus of each reader, replayed: the test seeds tests/fuzz/run.sh starts from (the project's litmus
+// cases, tests/fuzz/seeds/nvlitmus) must be read and unrolled without any error; the cat seeds (the bundled models
+// and the fragment they include) and every input a fuzzer ever found a bug with (tests/fuzz/regressions/<reader>)
+// must be accepted or rejected with a model::UserError, like any input. A missing or empty corpus fails:
+// replaying nothing would prove nothing.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,43 +17,73 @@
 
 namespace {
 
-std::vector<std::string> inputs(const std::string& dir) {
-  std::vector<std::string> out;
-  const std::filesystem::path root = std::string(PTXMM_SOURCE_DIR) + "/tests/fuzz/regressions/" + dir;
-  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+namespace fs = std::filesystem;
+
+struct Input {
+  std::string path;
+  std::string text;
+};
+
+/// The files of a corpus folder (relative to the project), without hidden ones such as .keep; the folder must
+/// exist.
+std::vector<Input> inputs(const std::string& folder) {
+  const fs::path root = fs::path(PTXMM_SOURCE_DIR) / folder;
+  INFO("corpus folder " << root.string());
+  REQUIRE(fs::is_directory(root));
+  std::vector<Input> out;
+  for (const auto& entry : fs::directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().filename().string().front() == '.') continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    out.push_back(text.str());
+    out.push_back({entry.path().string(), text.str()});
   }
+  std::sort(out.begin(), out.end(), [](const Input& a, const Input& b) { return a.path < b.path; });
   return out;
+}
+
+/// Reads `input`: a model::UserError is an answer, any other exception or a crash fails the test.
+template <class Read>
+void refusedAtMost(Read read, const Input& input) {
+  try {
+    read(input);
+  } catch (const ptxmm::model::UserError&) {
+  }
+}
+
+/// Runs `read` on every seed (which must succeed when `seedsValid`) and every regression input (which may be
+/// refused).
+template <class Read>
+void replay(const std::string& seeds, const std::string& reader, bool seedsValid, Read read) {
+  const auto seedInputs = inputs(seeds);
+  const auto regressions = inputs("tests/fuzz/regressions/" + reader);
+  REQUIRE_FALSE(seedInputs.empty());
+  for (const auto& input : seedInputs) {
+    INFO("seed " << input.path);
+    if (seedsValid) REQUIRE_NOTHROW(read(input));
+    else refusedAtMost(read, input);
+  }
+  for (const auto& input : regressions) {
+    INFO("regression " << input.path);
+    refusedAtMost(read, input);
+  }
 }
 
 }  // namespace
 
-TEST_CASE("fuzzer regressions of the litmus reader stay fixed", "[frontend][fuzz]") {
-  for (const auto& text : inputs("litmus")) {
-    try {
-      ptxmm::frontend::unroll(ptxmm::frontend::parseLitmus(text, "regression.litmus"), {2});
-    } catch (const ptxmm::model::UserError&) {
-    }
-  }
+TEST_CASE("the litmus reader's fuzz corpus is read without a crash", "[frontend][fuzz]") {
+  replay("cases/litmus/ptx", "litmus", true, [](const Input& input) {
+    ptxmm::frontend::unroll(ptxmm::frontend::parseLitmus(input.text, input.path), {2});
+  });
 }
 
-TEST_CASE("fuzzer regressions of the cat reader stay fixed", "[model][fuzz]") {
-  for (const auto& text : inputs("cat")) {
-    try {
-      ptxmm::model::parseCat(text, "regression.cat");
-    } catch (const ptxmm::model::UserError&) {
-    }
-  }
+TEST_CASE("the cat reader's fuzz corpus is read without a crash", "[model][fuzz]") {
+  // ptx-core.cat is a fragment: alone it names definitions its includers provide.
+  replay("model/cat", "cat", false, [](const Input& input) { ptxmm::model::parseCat(input.text, input.path); });
 }
 
-TEST_CASE("fuzzer regressions of the nvlitmus reader stay fixed", "[frontend][fuzz]") {
-  for (const auto& text : inputs("nvlitmus")) {
-    try {
-      for (const auto& test : ptxmm::frontend::parseNvLitmus(text, "regression.test")) ptxmm::frontend::unroll(test.program, {2});
-    } catch (const ptxmm::model::UserError&) {
-    }
-  }
+TEST_CASE("the nvlitmus reader's fuzz corpus is read without a crash", "[frontend][fuzz]") {
+  replay("tests/fuzz/seeds/nvlitmus", "nvlitmus", true, [](const Input& input) {
+    for (const auto& test : ptxmm::frontend::parseNvLitmus(input.text, input.path)) ptxmm::frontend::unroll(test.program, {2});
+  });
 }
