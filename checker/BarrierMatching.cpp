@@ -10,8 +10,6 @@
 namespace ptxmm::checker {
 namespace {
 
-constexpr std::int64_t kWarpSize = 32;
-
 using Generation = std::vector<const Arrival*>;
 using Assignment = std::vector<Generation>;  // complete generations of one barrier
 
@@ -78,19 +76,19 @@ std::map<BarrierKey, std::vector<const Arrival*>> byBarrier(const std::vector<Ar
   return out;
 }
 
-std::optional<std::size_t> countedGenerationSize(const BarrierKey& barrier) {
-  if (barrier.count && *barrier.count > 0 && *barrier.count % kWarpSize == 0)
-    return static_cast<std::size_t>(*barrier.count / kWarpSize);
+std::optional<std::size_t> countedGenerationSize(const BarrierKey& barrier, int threadsPerArrival) {
+  if (barrier.count && *barrier.count > 0 && *barrier.count % threadsPerArrival == 0)
+    return static_cast<std::size_t>(*barrier.count / threadsPerArrival);
   return std::nullopt;
 }
 
-std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n) {
+std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n, int threadsPerArrival) {
   std::vector<model::BitMatrix> result{model::BitMatrix(n)};
   for (const auto& [key, list] : byBarrier(arrivals)) {
     std::map<int, std::vector<const Arrival*>> perThread;
     for (const Arrival* a : list) perThread[a->thread].push_back(a);
     std::vector<Assignment> options;
-    if (const auto size = countedGenerationSize(key)) {
+    if (const auto size = countedGenerationSize(key, threadsPerArrival)) {
       std::map<int, std::size_t> next;
       for (const auto& [t, arrivalsOfThread] : perThread) next[t] = 0;
       Assignment current;

@@ -3,8 +3,9 @@
 // constrains them (z3/ProgramEncoding), both grouping arrivals with byBarrier and sizing generations with
 // countedGenerationSize. A barrier is identified by (domain, id, thread count), the domain being the CTA (bar.sync/arrive) or
 // the warp (bar.warp.sync, whose id is its member mask); litmus threads stand for warps (arrival is per
-// warp). With a thread count that is a positive multiple of the warp size, a generation is any count/32
-// arrivals of distinct threads, in each thread's program order. Otherwise (no count — "all threads of the
+// warp), kernel threads for themselves. With a thread count that is a positive multiple of the threads an
+// arrival stands for (32 or 1), a generation is any count/32 (count) arrivals of distinct threads, in each
+// thread's program order. Otherwise (no count — "all threads of the
 // CTA" — or the corpus's small counts that only label the barrier) the participants are the threads of the
 // CTA that arrive at that barrier, and generation k holds each participant's k-th arrival.
 // An incomplete last generation is allowed only if none of its arrivals waits (bar.arrive); a waiting one
@@ -41,13 +42,15 @@ struct BarrierKey {
 std::map<BarrierKey, std::vector<const Arrival*>> byBarrier(const std::vector<Arrival>& arrivals);
 
 /// How many arrivals a generation of `barrier` takes when its generations count arrivals (a thread count that is
-/// a positive multiple of the warp size: count/32); nullopt when its generations go by participation instead
-/// (generation k holds each participating thread's k-th arrival).
-std::optional<std::size_t> countedGenerationSize(const BarrierKey& barrier);
+/// a positive multiple of the threads an arrival stands for: count/32 for litmus threads, count for kernel
+/// threads); nullopt when its generations go by participation instead (generation k holds each participating
+/// thread's k-th arrival).
+std::optional<std::size_t> countedGenerationSize(const BarrierKey& barrier, int threadsPerArrival = 32);
 
 /// Every possible `syncbar` relation (arrive half -> wait halves of other threads of the same generation)
-/// over n candidate events. Arrivals must be given in program order per thread. Empty when no
-/// assignment of generations lets every waiting arrival complete.
-std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n);
+/// over n candidate events. Arrivals must be given in program order per thread; each stands for
+/// `threadsPerArrival` threads of a thread count (32 for litmus threads, which stand for warps; 1 for kernel
+/// threads). Empty when no assignment of generations lets every waiting arrival complete.
+std::vector<model::BitMatrix> barrierMatchings(const std::vector<Arrival>& arrivals, std::size_t n, int threadsPerArrival = 32);
 
 }  // namespace ptxmm::checker

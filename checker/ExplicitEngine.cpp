@@ -91,7 +91,7 @@ class Enumeration {
         unknown(thinAirReason());
         continue;
       }
-      for (auto& syncbar : barrierMatchings(*arrivals, x.size())) {
+      for (auto& syncbar : barrierMatchings(*arrivals, x.size(), g_.threadsPerArrival())) {
         x.candidate().rel(BaseRel::Syncbar) = std::move(syncbar);
         eval_.invalidate(Stage::Barrier);
         if (!rejectedAt(Stage::Barrier)) fenceOrders(x, values == Execution::Values::ThinAir);

@@ -60,7 +60,7 @@ Replay replay(const model::CatModel& model, const model::EventGraph& graph,
   if (!x) return out;
   BitMatrix syncbar(x->size());
   for (auto [a, b] : w.syncbar) syncbar.set(*x->local(a), *x->local(b));
-  const auto matchings = barrierMatchings(*x->arrivals(), x->size());
+  const auto matchings = barrierMatchings(*x->arrivals(), x->size(), graph.threadsPerArrival());
   if (std::find(matchings.begin(), matchings.end(), syncbar) == matchings.end()) {
     out.problem = "the barrier matching is not one the explicit engine enumerates";
     return out;

@@ -115,7 +115,9 @@ enum class Sem : std::uint8_t { Default, Weak, Relaxed, Acquire, Release, AcqRel
 
 enum class AtomOp : std::uint8_t { Add, Sub, Mul, Div, And, Or, Xor, Cas, Exch, Inc, Dec, Min, Max };
 
-enum class LocalOp : std::uint8_t { Mov, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not };
+/// Register operations. Opaque (kernels only): the destination gets a value ptxmm does not compute (float
+/// arithmetic on symbolic inputs, a clock, an operation the IR cannot express), depending on the sources.
+enum class LocalOp : std::uint8_t { Mov, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not, Opaque };
 
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -174,8 +176,27 @@ struct Instruction {
   bool noinc = false;                        // CpAsyncMbarArrive: .noinc
   bool afterSync = false;                    // TcFence: ::after_thread_sync (else ::before_thread_sync)
   bool waitSt = false;                       // TcWait: ::st (else ::ld)
+  int valueBits = 0;          // kernels: Atom/Red values are valueBits wide and wrap (0: untyped litmus values)
+  bool valueUnsigned = false; // kernels: Atom/Red min/max/inc/dec compare unsigned
+  bool opaqueValue = false;   // kernels: an Atom/Red that writes a value ptxmm does not compute (atom.add.f32)
+  int origin = -1;            // kernels: index into KernelProgram::origins
   std::vector<Operand> operands;
 };
+
+/// Whether `in` writes a register, named by its first operand (every other register operand is read).
+constexpr bool writesFirstOperand(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld:
+    case Opcode::Atom:
+    case Opcode::Local:
+    case Opcode::Setp:
+    case Opcode::MbarWait:
+    case Opcode::TcLd:
+    case Opcode::WgmmaMma: return true;
+    case Opcode::MbarArrive: return !in.sink;
+    default: return false;
+  }
+}
 
 struct Thread {
   std::string name;  // "P0"
@@ -262,6 +283,7 @@ struct Program {
   std::vector<Thread> threads;
   std::vector<CondValue> observed;  // `locations [...]`: registers and locations to show besides the condition's
   Condition condition;
+  bool threadsAreWarps = true;  // litmus threads stand for warps; a kernel's threads are threads
 };
 
 }  // namespace ptxmm::frontend

@@ -86,6 +86,10 @@ struct EventGraph {
   // operation, and completion (accesses -> completion events -> waits that retire them) [§2.2, §2.9].
   std::vector<std::pair<int, int>> iss, aint, adone;
   int unrollBound = 0;
+  bool threadsAreWarps = true;  // litmus threads stand for warps (a barrier arrival counts 32 threads); kernel threads are threads
+
+  /// How many threads of a barrier's thread count one thread's arrival stands for.
+  int threadsPerArrival() const { return threadsAreWarps ? 32 : 1; }
 
   /// The physical location a condition name denotes, or -1.
   int physicalOf(const std::string& name) const {

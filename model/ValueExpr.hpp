@@ -2,7 +2,9 @@
 // constants, registers and the values returned by reads. The unroller builds them over registers; the engines
 // substitute registers away along a control-flow path and evaluate the result once reads-from is chosen (the
 // explicit engine) or translate it to a solver term (the Z3 engine). Values are 64-bit signed integers; PTX
-// type suffixes are not modelled (a documented limit).
+// type suffixes are not modelled (a documented limit). `opaque(x)` stands for a value ptxmm does not compute (a
+// kernel's float arithmetic on loaded values, a clock): it depends on x's reads but its value is 0 in every
+// engine, and whatever it decides (a branch, a final value) is reported as UNKNOWN, never as a verdict.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +44,8 @@ namespace ptxmm::model {
   X(Neg, 1, "-")           \
   X(Not, 1, "~")           \
   X(LNot, 1, "!")          \
-  X(Ite, 3, "?")
+  X(Ite, 3, "?")           \
+  X(Opaque, 1, "opaque")
 
 enum class ValueOp : std::uint8_t {
 #define PTXMM_ENUM(name, arity, symbol) name,

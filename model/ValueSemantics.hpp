@@ -4,7 +4,7 @@
 // machine operations (wrapping +, -, *, truncating signed / and %, bitwise operations, shifts by 0..63, signed
 // comparisons, and a choice that evaluates only the branch it takes). The decisions PTX leaves open are made
 // here: division and remainder by zero and INT64_MIN / -1 give 0, shift amounts are clamped to 0..63, comparisons
-// and logical operators give 0 or 1, and a value is true when it is not 0.
+// and logical operators give 0 or 1, a value is true when it is not 0, and an opaque value is 0.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +57,9 @@ typename Domain::Value applyOperator(const Domain& d, ValueOp op, const std::vec
     case ValueOp::Not: return d.bitNot(a[0]);
     case ValueOp::LNot: return truth(d.lnot(nonzero(a[0])));
     case ValueOp::Ite: return d.ite(nonzero(a[0]), [&] { return a[1]; }, [&] { return a[2]; });
+    // A value ptxmm does not model (a float, a clock): 0 in every domain, so the engines agree on it; whoever
+    // decides something from it reports UNKNOWN (ValueExpr.hpp).
+    case ValueOp::Opaque: return k(0);
   }
   return d.unreachable();
 }

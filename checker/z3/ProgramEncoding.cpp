@@ -362,7 +362,8 @@ void ProgramEncoding::encodeFenceOrder() {
 }
 
 // Barrier generations by BarrierMatching.hpp's rules: participants (k-th arrival of each participating thread)
-// or, for a counted barrier, any grouping of countedGenerationSize arrivals per generation.
+// or, for a counted barrier, any grouping of countedGenerationSize arrivals per generation (an arrival stands
+// for 32 litmus threads or 1 kernel thread).
 void ProgramEncoding::encodeBarriers() {
   auto& syncbar = rels_[static_cast<std::size_t>(BaseRel::Syncbar)];
   int uid = 0;
@@ -371,7 +372,7 @@ void ProgramEncoding::encodeBarriers() {
     auto one = [&](const z3::expr& b) { return z3::ite(b, ctx_.int_val(1), ctx_.int_val(0)); };
     std::map<const Arrival*, z3::expr> gen;
     const std::string prefix = "gen" + std::to_string(uid++) + "_";
-    if (const auto counted = countedGenerationSize(key)) {
+    if (const auto counted = countedGenerationSize(key, graph_.threadsPerArrival())) {
       const int size = static_cast<int>(*counted);
       for (const auto* a : list) {
         const z3::expr g = ctx_.int_const((prefix + std::to_string(a->arrive)).c_str());

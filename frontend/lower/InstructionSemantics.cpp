@@ -3,6 +3,8 @@
 #include "frontend/lower/InstructionSemantics.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 namespace ptxmm::frontend {
@@ -94,6 +96,7 @@ ValueOp localOp(LocalOp o) {
     case LocalOp::Max: return ValueOp::Max;
     case LocalOp::Neg: return ValueOp::Neg;
     case LocalOp::Not: return ValueOp::Not;
+    case LocalOp::Opaque: return ValueOp::Opaque;
   }
   return ValueOp::Const;  // Mov has no operator
 }
@@ -131,6 +134,34 @@ ValuePtr atomicResult(AtomOp o, const ValuePtr& old, const ValuePtr& b, const Va
                                          op(ValueOp::Sub, old, k(1))});
   }
   return b;
+}
+
+// The value a kernel's atom/red writes: its operands are canonical `valueBits`-bit values (the low bits,
+// sign-extended), unsigned min/max/inc/dec compare as unsigned, and the result wraps back to the width; a
+// float RMW (atom.add.f32) writes an opaque value. Litmus atomics (valueBits 0) are untyped 64-bit.
+ValuePtr typedAtomicResult(const Instruction& in, const ValuePtr& old, const ValuePtr& b, const ValuePtr& c) {
+  const int w = in.valueBits;
+  if (w <= 0) return atomicResult(in.atomOp, old, b, c);
+  if (in.opaqueValue) return value::apply(ValueOp::Opaque, {op(ValueOp::Add, old, b)});
+  auto wrap = [&](const ValuePtr& v) { return w >= 64 ? v : op(ValueOp::Shr, op(ValueOp::Shl, v, k(64 - w)), k(64 - w)); };
+  const std::int64_t low = w >= 64 ? -1 : static_cast<std::int64_t>((std::uint64_t{1} << w) - 1);
+  auto key = [&](const ValuePtr& v) {  // an operand whose signed order is the value's order
+    if (!in.valueUnsigned) return v;
+    return w < 64 ? op(ValueOp::And, v, k(low)) : op(ValueOp::Xor, v, k(std::numeric_limits<std::int64_t>::min()));
+  };
+  switch (in.atomOp) {
+    case AtomOp::Min:
+    case AtomOp::Max: {
+      const ValuePtr r = op(in.atomOp == AtomOp::Min ? ValueOp::Min : ValueOp::Max, key(old), key(b));
+      return wrap(in.valueUnsigned && w >= 64 ? op(ValueOp::Xor, r, k(std::numeric_limits<std::int64_t>::min())) : r);
+    }
+    case AtomOp::Inc:
+      return value::apply(ValueOp::Ite, {op(ValueOp::Ge, key(old), key(b)), k(0), wrap(op(ValueOp::Add, old, k(1)))});
+    case AtomOp::Dec:
+      return value::apply(ValueOp::Ite, {op(ValueOp::LOr, op(ValueOp::Eq, old, k(0)), op(ValueOp::Gt, key(old), key(b))), b,
+                                         wrap(op(ValueOp::Sub, old, k(1)))});
+    default: return wrap(atomicResult(in.atomOp, old, b, c));
+  }
 }
 
 // Which kind of location an operand position needs.
@@ -285,7 +316,7 @@ void Emitter::memoryAccess() {
   const ValuePtr old = value::read(r);
   const ValuePtr b = operandValue(red ? ops()[1] : ops()[2]);
   const ValuePtr c = !red && ops().size() > 3 ? operandValue(ops()[3]) : nullptr;
-  event(w).value = atomicResult(in_.atomOp, old, b, c);
+  event(w).value = typedAtomicResult(in_, old, b, c);
   // A failed compare-and-swap writes nothing: its write half exists only when the compare succeeds.
   if (in_.atomOp == AtomOp::Cas) event(w).existsIf = op(ValueOp::Eq, old, b);
   if (!red) assign(ops()[0], old);
@@ -710,6 +741,11 @@ AsyncRecord Emitter::emit() {
     case Opcode::Local: {
       std::vector<ValuePtr> args;
       for (std::size_t s = 1; s < ops().size(); ++s) args.push_back(operandValue(ops()[s]));
+      if (in_.localOp == LocalOp::Opaque) {  // one argument carrying the sources' reads (dependencies)
+        ValuePtr deps = k(0);
+        for (const auto& a : args) deps = op(ValueOp::Add, deps, a);
+        args = {deps};
+      }
       assign(ops()[0], in_.localOp == LocalOp::Mov ? args.at(0) : value::apply(localOp(in_.localOp), args));
       break;
     }

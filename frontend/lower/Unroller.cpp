@@ -131,21 +131,6 @@ class ThreadUnroller {
                                 std::to_string(thread_.code[static_cast<std::size_t>(l.header)].pos.line) + ")");
   }
 
-  // The instructions that write a register name it as their first operand.
-  static bool writesFirstOperand(const Instruction& in) {
-    switch (in.op) {
-      case Opcode::Ld:
-      case Opcode::Atom:
-      case Opcode::Local:
-      case Opcode::Setp:
-      case Opcode::MbarWait:
-      case Opcode::TcLd:
-      case Opcode::WgmmaMma: return true;
-      case Opcode::MbarArrive: return !in.sink;
-      default: return false;
-    }
-  }
-
   std::vector<int> uses(const Instruction& in) {
     std::vector<int> out;
     for (std::size_t k = writesFirstOperand(in) ? 1 : 0; k < in.operands.size(); ++k)
@@ -324,6 +309,7 @@ model::EventGraph unroll(const Program& program, const UnrollOptions& options) {
   EventGraph g;
   g.name = program.name;
   g.unrollBound = options.bound;
+  g.threadsAreWarps = program.threadsAreWarps;
   g.threads.resize(program.threads.size());
   placeThreads(program, g);
   const Layout layout = layOutMemory(program, g);

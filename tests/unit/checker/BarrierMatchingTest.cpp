@@ -52,4 +52,15 @@ TEST_CASE("both engines' barrier rules: grouping by domain, id and count, and co
   CHECK(groups.at({0, 1, std::nullopt}) == std::vector<const Arrival*>{&arrivals[0], &arrivals[2]});
   CHECK(groups.at({0, 2, std::nullopt}) == std::vector<const Arrival*>{&arrivals[1]});
   CHECK(groups.at({0, 1, 64}) == std::vector<const Arrival*>{&arrivals[3]});
+  CHECK(countedGenerationSize({0, 1, 2}, 1) == std::optional<std::size_t>(2));  // kernel threads count themselves
+}
+
+TEST_CASE("kernel threads count one thread each", "[checker][barrier]") {
+  // `bar.sync 1, 2` among three kernel threads: any two complete a generation, the third waits forever.
+  REQUIRE(barrierMatchings({sync(0, 1, 2), sync(1, 1, 2), sync(2, 1, 2)}, 6, 1).empty());
+  // Four threads: every split into two pairs.
+  REQUIRE(barrierMatchings({sync(0, 1, 2), sync(1, 1, 2), sync(2, 1, 2), sync(3, 1, 2)}, 8, 1).size() == 6);
+  // The same count read as warps (litmus threads): 2 is not a multiple of 32, so it only labels the barrier
+  // and all four arrivals form one generation.
+  REQUIRE(barrierMatchings({sync(0, 1, 2), sync(1, 1, 2), sync(2, 1, 2), sync(3, 1, 2)}, 8).size() == 1);
 }
