@@ -103,6 +103,14 @@ struct OutOfBounds {
   std::string detail;  // e.g. "bytes [512, 516) of 'out' (512 bytes)"
 };
 
+/// Why the residual code of a thread is not exact: a budget ran out, or a branch or barrier operand depends on
+/// an opaque value. The checker's verdict is UNKNOWN naming it.
+struct Incomplete {
+  int thread = -1;
+  int origin = -1;
+  std::string reason;
+};
+
 struct KernelProgram {
   Program program;                       // one thread per launch thread, in linear order (CTA-major, tid.x fastest)
   std::vector<KernelThread> threads;     // parallel to program.threads
@@ -111,6 +119,7 @@ struct KernelProgram {
   std::vector<KernelOrigin> origins;     // Instruction::origin indexes this
   std::vector<SymbolicAccess> symbolic;
   std::vector<OutOfBounds> outOfBounds;
+  std::vector<Incomplete> incomplete;
   std::string entry;                     // the mangled entry name
   std::string displayName;               // the CUDA name when it can be recovered, else the entry name
   std::string file;                      // the .cu (or .ptx) file the user gave

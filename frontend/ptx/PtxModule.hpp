@@ -29,7 +29,7 @@ struct Immediate {
   std::uint64_t bits = 0;  // Integer: two's complement; F32Bits/F64Bits: the IEEE bits; Decimal: a double's bits
 };
 
-struct Operand {
+struct PtxOperand {
   enum class Kind : std::uint8_t {
     Register,   // %r1, %tid.x, p (name), or `d|p` (name and `second`)
     Immediate,  // 12, -1, 0f3F800000
@@ -46,7 +46,7 @@ struct Operand {
   bool negated = false;     // `!%p`
   Immediate imm;            // Immediate
   std::int64_t offset = 0;  // Symbol, Address
-  std::vector<Operand> elements;  // Vector, List, Address (tensor coordinates)
+  std::vector<PtxOperand> elements;  // Vector, List, Address (tensor coordinates)
   SourcePos pos;
 };
 
@@ -58,12 +58,12 @@ struct LocInfo {
   std::optional<SourcePos> inlinedAt;  // file holds the decimal file index until the module is complete
 };
 
-struct Instruction {
+struct PtxInstruction {
   std::string guard;  // predicate register of `@p` / `@!p`, empty when unguarded
   bool guardNegated = false;
   std::string opcode;                   // `ld`
   std::vector<WrittenQual> qualifiers;  // `global`, `u32` (without dots, in order)
-  std::vector<Operand> operands;
+  std::vector<PtxOperand> operands;
   std::string text;  // the instruction as written, whitespace-normalised (without `;`)
   SourcePos pos;     // the opcode's position in the .ptx file
   int loc = -1;      // index into Function::locs of the .loc in force, -1 when none
@@ -110,7 +110,7 @@ struct Function {
   bool explicitCluster = false;
   SourcePos pos;
   // The body.
-  std::vector<Instruction> code;
+  std::vector<PtxInstruction> code;
   std::unordered_map<std::string, int> labels;          // label -> index of the instruction that follows it
   std::unordered_map<std::string, PtxType> registers;   // declared registers (ranges expanded)
   std::vector<Variable> locals;                         // .local/.shared/.param declared in the body

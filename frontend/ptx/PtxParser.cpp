@@ -515,7 +515,7 @@ class Parser {
 
   void instruction() {
     const std::size_t first = at_;
-    Instruction in;
+    PtxInstruction in;
     in.loc = fn_->locs.empty() ? -1 : static_cast<int>(fn_->locs.size() - 1);
     if (accept('@')) {
       in.guardNegated = accept('!');
@@ -534,11 +534,11 @@ class Parser {
     next();
     const int index = static_cast<int>(fn_->code.size());
     for (std::size_t k = 0; k < in.operands.size(); ++k)
-      if (in.operands[k].kind == Operand::Kind::Symbol) labelUses_.push_back({index, k, open_.back()});
+      if (in.operands[k].kind == PtxOperand::Kind::Symbol) labelUses_.push_back({index, k, open_.back()});
     fn_->code.push_back(std::move(in));
   }
 
-  void splitOpcode(const PtxToken& op, Instruction& in) const {
+  void splitOpcode(const PtxToken& op, PtxInstruction& in) const {
     const std::string_view w = op.text;
     std::size_t dot = w.find('.');
     in.opcode = std::string(w.substr(0, dot));
@@ -553,8 +553,8 @@ class Parser {
   }
 
   // One operand; an address may hold a vector (tensor coordinates), a vector holds plain operands.
-  Operand operand(int depth = 0) {
-    Operand o;
+  PtxOperand operand(int depth = 0) {
+    PtxOperand o;
     const PtxToken& start = peek();
     o.pos = pos(start);
     if (accept('!')) {
@@ -578,7 +578,7 @@ class Parser {
     if (accept('[')) return address(o, depth);
     if (accept('{') || accept('(')) {
       const char close = start.is('{') ? '}' : ')';
-      o.kind = close == '}' ? Operand::Kind::Vector : Operand::Kind::List;
+      o.kind = close == '}' ? PtxOperand::Kind::Vector : PtxOperand::Kind::List;
       if (!accept(close)) {
         do o.elements.push_back(operand(depth + 1));
         while (accept(','));
@@ -588,17 +588,17 @@ class Parser {
     }
     const PtxToken& word = expect(Kind::Word, "an operand");
     if (word.text == "_") {
-      o.kind = Operand::Kind::Sink;
+      o.kind = PtxOperand::Kind::Sink;
       if (accept('|')) o.second = resolve(std::string(expect(Kind::Word, "a predicate").text));
       return o;
     }
     o.name = resolve(std::string(word.text));
     if (isRegister(o.name)) {
-      o.kind = Operand::Kind::Register;
+      o.kind = PtxOperand::Kind::Register;
       if (accept('|')) o.second = resolve(std::string(expect(Kind::Word, "a predicate").text));
       return o;
     }
-    o.kind = Operand::Kind::Symbol;
+    o.kind = PtxOperand::Kind::Symbol;
     o.offset = offset();
     return o;
   }
@@ -623,8 +623,8 @@ class Parser {
   }
 
   // After '[': `[reg+off]`, `[sym+off]`, `[N]`, `[map, {c0, c1}]`.
-  Operand address(Operand o, int depth) {
-    o.kind = Operand::Kind::Address;
+  PtxOperand address(PtxOperand o, int depth) {
+    o.kind = PtxOperand::Kind::Address;
     const PtxToken& t = peek();
     if (t.kind == Kind::Number) {
       o.offset = integer(next());
@@ -642,7 +642,7 @@ class Parser {
   // the whole body is read.
   void resolveLabels() {
     for (const LabelUse& use : labelUses_) {
-      Operand& o = fn_->code[static_cast<std::size_t>(use.instruction)].operands[use.operand];
+      PtxOperand& o = fn_->code[static_cast<std::size_t>(use.instruction)].operands[use.operand];
       for (int s = use.scope; s >= 0; s = scopes_[static_cast<std::size_t>(s)].parent) {
         const auto& labels = scopes_[static_cast<std::size_t>(s)].labels;
         if (auto it = labels.find(o.name); it != labels.end()) {

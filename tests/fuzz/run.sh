@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan+UBSan) and fuzzes one reader for a while.
-# Usage: tests/fuzz/run.sh litmus|cat|nvlitmus SECONDS
-# Seeds: the project's cases (litmus), model/cat (cat) or tests/fuzz/seeds/nvlitmus (nvlitmus), plus every regression input. New crashes are written
+# Usage: tests/fuzz/run.sh litmus|cat|nvlitmus|ptx SECONDS
+# Seeds: the project's cases (litmus), model/cat (cat), tests/fuzz/seeds/nvlitmus (nvlitmus) or the PTX reader's
+# fixtures (ptx), plus every regression input. New crashes are written
 # to build-fuzz/crashes/<target>/; copy each (after fixing the bug) to tests/fuzz/regressions/<target>/ so the
 # unit tests replay it forever.
 set -euo pipefail
@@ -17,7 +18,8 @@ case $target in
   litmus) cp cases/litmus/ptx/*.litmus "$corpus"/ ;;
   cat) cp model/cat/*.cat "$corpus"/ ;;
   nvlitmus) cp tests/fuzz/seeds/nvlitmus/*.test "$corpus"/ ;;
-  *) echo "unknown target $target (litmus, cat or nvlitmus)"; exit 2 ;;
+  ptx) cp tests/unit/frontend/ptx/fixtures/*.ptx "$corpus"/ ;;
+  *) echo "unknown target $target (litmus, cat, nvlitmus or ptx)"; exit 2 ;;
 esac
 cp tests/fuzz/regressions/$target/* "$corpus"/ 2>/dev/null || true
 "build-fuzz/tests/fuzz/${target}_fuzzer" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
