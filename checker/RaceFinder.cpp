@@ -33,7 +33,9 @@ std::string proxyFence(model::Proxy proxy) {
   return "fence.proxy." + std::string(model::proxyName(proxy));
 }
 
-std::string fixFor(const std::string& kind, const model::EventGraph& g, const model::Event& a, const model::Event& b) {
+}  // namespace
+
+std::string raceAdvice(const std::string& kind, const model::EventGraph& g, const model::Event& a, const model::Event& b) {
   if (kind == "different proxies") {
     std::string fix = "order the accesses by causality and put a proxy fence on that path:";
     for (const auto* e : {&a, &b}) {
@@ -52,8 +54,6 @@ std::string fixFor(const std::string& kind, const model::EventGraph& g, const mo
   return "make the accesses strong with scope " + commonScope(g, a, b) +
          " or wider, or order them with a release/acquire pattern, a fence pair or a barrier";
 }
-
-}  // namespace
 
 const std::vector<RaceKind>& raceKinds() {
   static const std::vector<RaceKind> kinds{
@@ -95,7 +95,7 @@ void RaceCollector::add(std::size_t kind, int a, int b, const Witness& witness) 
     return RaceAccess{graph_.threads[static_cast<std::size_t>(e.thread)].name, e.label, e.pos};
   };
   const std::string& name = raceKinds()[kind].name;
-  races_.emplace(key(a, b), Race{name, access(ea), access(eb), fixFor(name, graph_, ea, eb), witness, {a, b}});
+  races_.emplace(key(a, b), Race{name, access(ea), access(eb), raceAdvice(name, graph_, ea, eb), witness, {a, b}});
 }
 
 std::vector<Race> RaceCollector::races() const {

@@ -22,6 +22,9 @@ struct RaceKind {
 /// The race kinds, in the order they are tried.
 const std::vector<RaceKind>& raceKinds();
 
+/// What would remove a race of kind `kind` (a name from raceKinds()) between events a and b of `graph`.
+std::string raceAdvice(const std::string& kind, const model::EventGraph& graph, const model::Event& a, const model::Event& b);
+
 class RaceCollector {
  public:
   /// Finds each kind's definition in `model`; throws model::UserError when the model lacks one.

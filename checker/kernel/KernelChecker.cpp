@@ -1,0 +1,486 @@
+// The kernel checker's pipeline (KernelChecker.hpp).
+#include "checker/kernel/KernelChecker.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "checker/RaceFinder.hpp"
+#include "checker/kernel/BarrierPhases.hpp"
+#include "checker/kernel/ConflictSweep.hpp"
+#include "checker/kernel/KernelClaims.hpp"
+#include "checker/kernel/KernelGraph.hpp"
+#include "checker/kernel/KernelValues.hpp"
+#include "checker/kernel/MayOrder.hpp"
+#include "checker/kernel/PairOracle.hpp"
+#include "checker/kernel/SliceRunner.hpp"
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using model::Tag;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kPartialOverlap = "partial overlap";
+
+std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
+
+int elementBytes(frontend::ElemType t) {
+  using E = frontend::ElemType;
+  switch (t) {
+    case E::S8:
+    case E::U8: return 1;
+    case E::S16:
+    case E::U16: return 2;
+    case E::S64:
+    case E::U64:
+    case E::F64: return 8;
+    default: return 4;
+  }
+}
+
+bool elementSigned(frontend::ElemType t) {
+  using E = frontend::ElemType;
+  return t == E::S8 || t == E::S16 || t == E::S32 || t == E::S64;
+}
+
+bool elementFloat(frontend::ElemType t) { return t == frontend::ElemType::F32 || t == frontend::ElemType::F64; }
+
+// A model value (64-bit) as an element of the buffer's type: truncated to its width, sign-extended when signed.
+std::int64_t asElement(std::int64_t v, frontend::ElemType t) {
+  const int bits = 8 * elementBytes(t);
+  if (bits == 64) return v;
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  std::uint64_t u = static_cast<std::uint64_t>(v) & mask;
+  if (elementSigned(t) && (u >> (bits - 1))) u |= ~mask;
+  return static_cast<std::int64_t>(u);
+}
+
+std::string elementText(std::int64_t v, frontend::ElemType t) {
+  if (t == frontend::ElemType::F32) {
+    const auto bits = static_cast<std::uint32_t>(v);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return std::to_string(f);
+  }
+  if (t == frontend::ElemType::F64) {
+    double d;
+    std::memcpy(&d, &v, sizeof d);
+    return std::to_string(d);
+  }
+  if (!elementSigned(t) && elementBytes(t) == 8) return std::to_string(static_cast<std::uint64_t>(v));
+  return std::to_string(asElement(v, t));
+}
+
+class Checker {
+ public:
+  Checker(const model::CatModel& model, const frontend::KernelProgram& kernel, const KernelOptions& options)
+      : model_(model), kernel_(kernel), options_(options), start_(Clock::now()) {}
+
+  KernelResult run() {
+    result_.name = kernel_.displayName;
+    result_.file = kernel_.file;
+    result_.kernel = kernel_.entry;
+    result_.grid = kernel_.launch.grid;
+    result_.block = kernel_.launch.block;
+    result_.cluster = kernel_.launch.cluster.value_or(frontend::Dim3{});
+    claims_ = parseClaims();
+    graph_.emplace(kernel_, options_.run.unroll);
+    instantiationFindings();
+    phases_.emplace(*graph_);
+    values_.emplace(*graph_, *phases_);
+    if (options_.mayOrderShortcut) order_.emplace(*graph_);
+    oracle_.emplace(model_, *graph_);
+    builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
+    runner_.emplace(model_, options_.run);
+    for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
+    incompletePaths();
+    spinLoops();
+    forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
+    for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
+    decideClaims();
+    for (auto& [key, why] : unknownPairs_) result_.unknowns.push_back(why);
+    if (!result_.unknowns.empty()) result_.status = KernelStatus::Unknown;
+    result_.notes.push_back(std::to_string(pairs_) + " conflicting pairs: " + std::to_string(decidedStatically_) +
+                            " decided without an engine, " + std::to_string(runner_->engineRuns()) + " slices run, " +
+                            std::to_string(runner_->cacheHits()) + " answered by a symmetric slice");
+    result_.checkSeconds = seconds();
+    return std::move(result_);
+  }
+
+ private:
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  // What is left of --timeout for the next engine run (0: no limit); negative once it is spent.
+  double remaining() const { return options_.timeoutSeconds > 0 ? options_.timeoutSeconds - seconds() : 0; }
+
+  struct ParsedClaim {
+    std::string text;
+    ClaimPtr claim;
+  };
+  struct Claims {
+    std::vector<ParsedClaim> asserts;
+    std::vector<ElementRef> observes;
+  };
+
+  Claims parseClaims() const {
+    Claims c;
+    for (const auto& a : options_.asserts) {
+      c.asserts.push_back({a, parseClaim(a, "--assert")});
+      for (const auto& e : elementsOf(*c.asserts.back().claim)) bufferOf(e);
+    }
+    for (const auto& o : options_.observes) {
+      c.observes.push_back(parseElement(o, "--observe"));
+      bufferOf(c.observes.back());
+    }
+    return c;
+  }
+
+  // The buffer an element names (a global buffer: shared memory has one copy per block). Throws model::UserError.
+  int bufferOf(const ElementRef& e) const {
+    int found = -1;
+    std::string names;
+    for (std::size_t b = 0; b < kernel_.buffers.size(); ++b) {
+      const auto& buffer = kernel_.buffers[b];
+      if (buffer.space == frontend::Buffer::Space::Shared) continue;
+      if (names.find(" " + buffer.name + ",") == std::string::npos) names += " " + buffer.name + ",";
+      if (buffer.name == e.buffer) found = static_cast<int>(b);
+    }
+    if (found < 0) {
+      if (!names.empty()) names.pop_back();
+      throw model::UserError(e.pos, "no global buffer '" + e.buffer + "' (the kernel's buffers:" + names + ")");
+    }
+    const auto& buffer = kernel_.buffers[static_cast<std::size_t>(found)];
+    const std::int64_t bytes = elementBytes(buffer.elem);
+    if ((e.index + 1) * bytes > buffer.bytes)
+      throw model::UserError(e.pos, "'" + e.buffer + "' has " + std::to_string(buffer.bytes / bytes) + " elements; index " +
+                                        std::to_string(e.index) + " is outside it");
+    return found;
+  }
+
+  void instantiationFindings() {
+    for (const auto& s : kernel_.symbolic)
+      result_.unknowns.push_back("the access at " + lineOf(origin(s.thread, s.origin)) + " has an address that depends on "
+                                 "values read from memory (" + s.reason + "): not supported yet");
+    for (const auto& o : kernel_.outOfBounds) result_.outOfBounds.push_back({origin(o.thread, o.origin), o.detail});
+  }
+
+  // The position of a finding of the instantiation (thread, origin index).
+  KernelPosition origin(int thread, int index) const {
+    KernelPosition p;
+    if (index >= 0 && index < static_cast<int>(kernel_.origins.size())) {
+      const auto& o = kernel_.origins[static_cast<std::size_t>(index)];
+      p = {o.source.file, o.source.line, o.source.col, o.ptx.line, {}, {}, o.ptxText};
+    }
+    if (thread >= 0 && thread < static_cast<int>(kernel_.threads.size())) {
+      p.block = kernel_.threads[static_cast<std::size_t>(thread)].ctaid;
+      p.thread = kernel_.threads[static_cast<std::size_t>(thread)].tid;
+    }
+    return p;
+  }
+
+  // A thread path that needs more loop iterations than --unroll is an execution the analyses did not see.
+  void incompletePaths() {
+    std::set<std::string> seen;
+    for (std::size_t t = 0; t < graph_->graph().threads.size(); ++t)
+      for (const ThreadPath& p : graph_->paths(static_cast<int>(t))) {
+        if (p.boundLoop < 0) continue;
+        const auto& loop = graph_->graph().threads[t].loops[static_cast<std::size_t>(p.boundLoop)];
+        const std::string why = "the loop ending at " + lineOf(graph_->position(static_cast<int>(t), loop.last)) +
+                                " needs more than " + std::to_string(options_.run.unroll) +
+                                " iterations with side effects in some execution (raise --unroll)";
+        if (seen.insert(why).second) result_.unknowns.push_back(why);
+      }
+  }
+
+  // Issue 13's liveness check is not available to kernels yet: a residual loop that waits on memory may spin
+  // forever, and that is not decided here — said, never passed.
+  void spinLoops() {
+    std::set<std::string> seen;
+    for (std::size_t t = 0; t < graph_->graph().threads.size(); ++t)
+      for (const auto& loop : graph_->graph().threads[t].loops) {
+        const std::string why = "whether the loop at " + lineOf(graph_->position(static_cast<int>(t), loop.header)) +
+                                " always ends (a hang) is not decided for kernels yet";
+        if (seen.insert(why).second) result_.unknowns.push_back(why);
+      }
+  }
+
+  // Whether `e` happens in every execution: on every path of its thread, with nothing before it that might
+  // block forever (a loop, a barrier whose generations are not static, a cluster barrier wait).
+  bool surely(int e) {
+    if (!graph_->unconditional(e) || graph_->afterLoop(e) || graph_->inLoop(e) || phases_->unreachable(e)) return false;
+    const model::Event& ev = graph_->event(e);
+    const auto& nodes = graph_->graph().threads[static_cast<std::size_t>(ev.thread)].nodes;
+    for (int n = 0; n < ev.node; ++n)
+      for (int x : nodes[static_cast<std::size_t>(n)].events) {
+        const model::Event& ex = graph_->event(x);
+        if (ex.assume || (ex.is(Tag::BW) && !phases_->isStatic(x))) return false;
+      }
+    return true;
+  }
+
+  void classify(const KernelAccess& a, const KernelAccess& b) {
+    if (phases_->unreachable(a.event) || phases_->unreachable(b.event)) return;
+    ++pairs_;
+    const bool ordered = values_->before(a.event, b.event) || values_->before(b.event, a.event);
+    if (a.location != b.location) {
+      // Partial overlap is never morally strong (spec §2.4); the engines see different locations.
+      if (ordered) return ++decidedStatically_, void();
+      if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event) && surely(b.event)) {
+        ++decidedStatically_;
+        return race(kPartialOverlap, a.event, b.event);
+      }
+      return unknown(a.event, b.event, "accesses of different sizes overlap and may be ordered: mixed-size accesses are "
+                                       "not supported by the engines yet");
+    }
+    const PairVerdict& v = oracle_->verdict(a.event, b.event);
+    if (v.morallyStrong || ordered) return ++decidedStatically_, void();
+    const auto group = groupKey(v.kind, a.event, b.event);
+    if (races_.count(group)) return ++decidedStatically_, void();  // one witness per group is enough
+    if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event) && surely(b.event)) {
+      ++decidedStatically_;
+      return race(v.kind, a.event, b.event);
+    }
+    if (remaining() < 0) return unknown(a.event, b.event, "the --timeout was spent before this pair was decided");
+    std::string why;
+    const auto slice = builder_->build({a.event, b.event}, {{a.event, b.event}}, options_.slices, why);
+    if (!slice) return unknown(a.event, b.event, why);
+    const SliceAnswer& answer = runner_->run(*slice, std::max(0.0, remaining()));
+    if (answer.status != Status::Ok) return unknown(a.event, b.event, "the engine on its slice: " + answer.reason);
+    const auto wanted = unordered(instructionOf(a.event), instructionOf(b.event));
+    for (const SliceRace& r : answer.races)
+      if (unordered(kernelInstruction(*slice, r.first), kernelInstruction(*slice, r.second)) == wanted)
+        return race(r.kind, a.event, b.event);
+  }
+
+  using Instr = std::pair<int, int>;  // (kernel thread, instruction)
+  static std::pair<Instr, Instr> unordered(Instr x, Instr y) { return x < y ? std::pair{x, y} : std::pair{y, x}; }
+  std::pair<int, int> instructionOf(int e) const { return {graph_->event(e).thread, graph_->instructionIndex(e)}; }
+  static std::pair<int, int> kernelInstruction(const Slice& s, std::pair<int, int> at) {
+    return {s.threads[static_cast<std::size_t>(at.first)],
+            s.instructions[static_cast<std::size_t>(at.first)][static_cast<std::size_t>(at.second)]};
+  }
+
+  using GroupKey = std::tuple<std::string, int, std::string, int, std::string>;
+  GroupKey groupKey(const std::string& kind, int a, int b) const {
+    KernelPosition pa = graph_->position(a), pb = graph_->position(b);
+    if (std::tie(pb.file, pb.line) < std::tie(pa.file, pa.line)) std::swap(pa, pb);
+    return {pa.file, pa.line, pb.file, pb.line, kind};
+  }
+
+  void race(const std::string& kind, int a, int b) {
+    const auto key = groupKey(kind, a, b);
+    if (races_.count(key)) return;
+    KernelPosition pa = graph_->position(a), pb = graph_->position(b);
+    if (std::tie(pb.file, pb.line) < std::tie(pa.file, pa.line)) std::swap(pa, pb), std::swap(a, b);
+    const std::string fix = kind == kPartialOverlap
+                                ? "make the two accesses the same size and address, or order them"
+                                : raceAdvice(kind, graph_->graph(), graph_->event(a), graph_->event(b));
+    races_.emplace(key, KernelRace{kind, fix, pa, pb});
+  }
+
+  void unknown(int a, int b, const std::string& why) {
+    KernelPosition pa = graph_->position(a), pb = graph_->position(b);
+    if (std::tie(pb.file, pb.line) < std::tie(pa.file, pa.line)) std::swap(pa, pb);
+    const std::string key = lineOf(pa) + " " + lineOf(pb) + " " + why;
+    unknownPairs_.emplace(key, "the accesses at " + lineOf(pa) + " and " + lineOf(pb) + " (block " + coordinates(pa.block) +
+                                   " thread " + coordinates(pa.thread) + ", block " + coordinates(pb.block) + " thread " +
+                                   coordinates(pb.thread) + "): " + why);
+  }
+
+  static std::string coordinates(const frontend::Dim3& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  }
+
+  // ---- claims on final memory ---------------------------------------------------------------------------------
+
+  // The program location holding exactly element `e` (-1: the kernel never accesses it as such).
+  int locationOf(const ElementRef& e) const {
+    const int buffer = bufferOf(e);
+    const std::int64_t bytes = elementBytes(kernel_.buffers[static_cast<std::size_t>(buffer)].elem);
+    for (std::size_t l = 0; l < kernel_.locations.size(); ++l) {
+      const auto& kl = kernel_.locations[l];
+      if (kl.buffer == buffer && kl.offset == e.index * bytes && kl.size == bytes) return static_cast<int>(l);
+    }
+    return -1;
+  }
+
+  std::int64_t initialValue(const ElementRef& e) const {
+    const auto& buffer = kernel_.buffers[static_cast<std::size_t>(bufferOf(e))];
+    const int bytes = elementBytes(buffer.elem);
+    std::uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i)
+      v = (v << 8) | buffer.init[static_cast<std::size_t>(e.index * bytes + i)];
+    return asElement(static_cast<std::int64_t>(v), buffer.elem);
+  }
+
+  // Whether some access overlaps the element's bytes without being exactly it (its final value is then not one
+  // location's).
+  bool mixedElement(const ElementRef& e, int location) const {
+    const int buffer = bufferOf(e);
+    const std::int64_t bytes = elementBytes(kernel_.buffers[static_cast<std::size_t>(buffer)].elem);
+    for (const auto& a : graph_->accesses())
+      if (a.buffer == buffer && a.write && a.location != location && a.lo < (e.index + 1) * bytes && a.hi > e.index * bytes)
+        return true;
+    return false;
+  }
+
+  // The final values of the elements: forced ones directly, the rest from one slice of all their writes.
+  struct FinalValues {
+    std::vector<std::vector<std::int64_t>> states;  // per permitted state, per element
+    std::string unknown;                            // why they could not be decided
+  };
+
+  FinalValues finalValues(const std::vector<ElementRef>& elements) {
+    FinalValues out;
+    std::vector<int> locations;
+    std::vector<std::optional<std::int64_t>> forced;
+    std::vector<int> seeds;
+    for (const auto& e : elements) {
+      const int loc = locationOf(e);
+      locations.push_back(loc);
+      if (mixedElement(e, loc)) {
+        out.unknown = e.text + " is written by accesses of other sizes (mixed-size accesses are not supported yet)";
+        return out;
+      }
+      if (elementFloat(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem)) {
+        out.unknown = e.text + " is a floating-point element: its values are not computed";
+        return out;
+      }
+      forced.push_back(loc < 0 ? std::optional<std::int64_t>(initialValue(e)) : lastWriteValue(loc, seeds));
+    }
+    const auto elemOf = [&](std::size_t i) { return kernel_.buffers[static_cast<std::size_t>(bufferOf(elements[i]))].elem; };
+    if (seeds.empty()) {
+      std::vector<std::int64_t> state;
+      for (std::size_t i = 0; i < elements.size(); ++i) state.push_back(asElement(*forced[i], elemOf(i)));
+      out.states.push_back(std::move(state));
+      return out;
+    }
+    std::string why;
+    auto slice = builder_->build(seeds, {}, options_.slices, why);
+    if (!slice) {
+      out.unknown = "its slice cannot be built: " + why;
+      return out;
+    }
+    // Observe the elements the slice holds; the others keep their forced values.
+    std::vector<int> keyOf(elements.size(), -1);
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+      const auto it = locations[i] < 0 ? slice->locationNames.end() : slice->locationNames.find(locations[i]);
+      if (forced[i] || it == slice->locationNames.end()) continue;
+      frontend::CondValue v;
+      v.kind = frontend::CondValue::Kind::Location;
+      v.name = it->second;
+      slice->program.observed.push_back(v);
+      keyOf[i] = static_cast<int>(slice->program.observed.size() - 1);
+      slice->key += "observe " + v.name + "\n";
+    }
+    if (remaining() < 0) {
+      out.unknown = "the --timeout was spent before it was decided";
+      return out;
+    }
+    const SliceAnswer& answer = runner_->run(*slice, std::max(0.0, remaining()));
+    if (answer.status != Status::Ok) {
+      out.unknown = "the engine on its slice: " + answer.reason;
+      return out;
+    }
+    for (const FinalState& s : answer.states) {
+      std::vector<std::int64_t> state;
+      for (std::size_t i = 0; i < elements.size(); ++i) {
+        const std::int64_t raw = keyOf[i] >= 0 ? s.values[static_cast<std::size_t>(indexOfKey(answer, slice->program.observed[static_cast<std::size_t>(keyOf[i])].name))]
+                                               : *forced[i];
+        state.push_back(asElement(raw, elemOf(i)));
+      }
+      out.states.push_back(std::move(state));
+    }
+    return out;
+  }
+
+  static std::size_t indexOfKey(const SliceAnswer& a, const std::string& name) {
+    return static_cast<std::size_t>(std::find(a.keys.begin(), a.keys.end(), name) - a.keys.begin());
+  }
+
+  // The value of the write every other write to `location` is ordered before, when forced; otherwise nothing,
+  // and the location's writes become seeds of a slice.
+  std::optional<std::int64_t> lastWriteValue(int location, std::vector<int>& seeds) {
+    std::vector<int> writes;
+    for (const auto& a : graph_->accesses())
+      if (a.location == location && a.write && !phases_->unreachable(a.event)) writes.push_back(a.event);
+    if (writes.empty()) return kernel_.program.locations[static_cast<std::size_t>(location)].init;
+    for (int w : writes) {
+      if (!surely(w)) continue;
+      if (std::all_of(writes.begin(), writes.end(), [&](int o) { return o == w || values_->before(o, w); }))
+        if (const auto v = values_->writeValue(w)) return v;
+    }
+    seeds.insert(seeds.end(), writes.begin(), writes.end());
+    return std::nullopt;
+  }
+
+  void decideClaims() {
+    for (const auto& [text, claim] : claims_.asserts) {
+      AssertionVerdict verdict;
+      verdict.text = text;
+      const auto elements = elementsOf(*claim);
+      const FinalValues f = finalValues(elements);
+      if (!f.unknown.empty()) {
+        verdict.reason = f.unknown;
+        result_.unknowns.push_back("--assert '" + text + "': " + f.unknown);
+      } else {
+        verdict.holds = true;
+        for (const auto& state : f.states) {
+          auto value = [&](const ElementRef& e) {
+            for (std::size_t i = 0; i < elements.size(); ++i)
+              if (elements[i].text == e.text) return state[i];
+            return std::int64_t{0};
+          };
+          if (evaluateClaim(*claim, value)) continue;
+          verdict.holds = false;
+          for (std::size_t i = 0; i < elements.size(); ++i)
+            verdict.counterexample += (i ? " " : "") + elements[i].text + "=" + std::to_string(state[i]);
+          break;
+        }
+      }
+      result_.assertions.push_back(std::move(verdict));
+    }
+    for (const auto& e : claims_.observes) {
+      ObservedValues o;
+      o.location = e.text;
+      const FinalValues f = finalValues({e});
+      const auto elem = kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem;
+      if (!f.unknown.empty()) {
+        o.complete = false;
+        o.reason = f.unknown;
+        result_.unknowns.push_back("--observe '" + e.text + "': " + f.unknown);
+      }
+      std::set<std::int64_t> values;
+      for (const auto& s : f.states) values.insert(s[0]);
+      for (std::int64_t v : values) o.values.push_back(elementText(v, elem));
+      result_.observed.push_back(std::move(o));
+    }
+  }
+
+  const model::CatModel& model_;
+  const frontend::KernelProgram& kernel_;
+  const KernelOptions& options_;
+  Clock::time_point start_;
+  KernelResult result_;
+  Claims claims_;
+  std::optional<KernelGraph> graph_;
+  std::optional<BarrierPhases> phases_;
+  std::optional<KernelValues> values_;
+  std::optional<MayOrder> order_;
+  std::optional<PairOracle> oracle_;
+  std::optional<SliceBuilder> builder_;
+  std::optional<SliceRunner> runner_;
+  std::map<GroupKey, KernelRace> races_;
+  std::map<std::string, std::string> unknownPairs_;
+  std::size_t pairs_ = 0, decidedStatically_ = 0;
+};
+
+}  // namespace
+
+KernelResult checkKernel(const model::CatModel& model, const frontend::KernelProgram& kernel, const KernelOptions& options) {
+  return Checker(model, kernel, options).run();
+}
+
+}  // namespace ptxmm::checker::kernel

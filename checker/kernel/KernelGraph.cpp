@@ -1,0 +1,143 @@
+// The whole launch unrolled, with per-event facts (KernelGraph.hpp).
+#include "checker/kernel/KernelGraph.hpp"
+
+#include "frontend/lower/Unroller.hpp"
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+constexpr std::uint8_t kUnconditional = 1;
+constexpr std::uint8_t kAfterLoop = 2;
+constexpr std::uint8_t kInLoop = 4;
+
+std::string regName(int r) { return "r" + std::to_string(r); }
+std::string readName(int e) { return "e" + std::to_string(e); }
+
+bool isLoopNode(const model::Node& n) {
+  for (int it : n.iteration)
+    if (it >= 0) return true;
+  return false;
+}
+
+}  // namespace
+
+KernelGraph::KernelGraph(const frontend::KernelProgram& kernel, int unrollBound)
+    : kernel_(kernel), graph_(frontend::unroll(kernel.program, {unrollBound})) {
+  nodeFlags_.resize(graph_.threads.size());
+  for (std::size_t t = 0; t < graph_.threads.size(); ++t) {
+    classifyNodes(static_cast<int>(t));
+    paths_.push_back(enumeratePaths(graph_, static_cast<int>(t)));
+  }
+  // Program locations are laid out in declaration order; a kernel has no aliases, so the i-th name is the i-th
+  // location of the KernelProgram.
+  std::vector<int> locationOfPhysical(graph_.physicalNames.size(), -1);
+  for (std::size_t i = 0; i < graph_.locationNames.size() && i < kernel.locations.size(); ++i)
+    locationOfPhysical[static_cast<std::size_t>(graph_.locationNames[i].second)] = static_cast<int>(i);
+  accessOf_.assign(graph_.events.size(), -1);
+  for (std::size_t e = graph_.initCount(); e < graph_.events.size(); ++e) {
+    const model::Event& ev = graph_.events[e];
+    if (!(ev.is(model::Tag::R) || ev.is(model::Tag::W)) || ev.paddr < 0) continue;
+    const int loc = locationOfPhysical[static_cast<std::size_t>(ev.paddr)];
+    if (loc < 0) continue;  // the virtual location of a cluster barrier
+    const frontend::KernelLocation& kl = kernel.locations[static_cast<std::size_t>(loc)];
+    accessOf_[e] = static_cast<int>(accesses_.size());
+    accesses_.push_back({static_cast<int>(e), kl.buffer, kl.offset, kl.offset + kl.size, loc, ev.is(model::Tag::W)});
+  }
+}
+
+// Unconditional nodes are the dominators of the thread's end (a virtual node after every edge to kEnd), found
+// with the Cooper-Harvey-Kennedy intersection over the nodes' topological order; paths into the unrolling bound
+// are not complete executions and do not count.
+void KernelGraph::classifyNodes(int thread) {
+  const auto& nodes = graph_.threads[static_cast<std::size_t>(thread)].nodes;
+  const int n = static_cast<int>(nodes.size());
+  auto& flags = nodeFlags_[static_cast<std::size_t>(thread)];
+  flags.assign(nodes.size(), 0);
+  if (n == 0) return;
+  const int end = n;  // the virtual end node
+  std::vector<std::vector<int>> preds(static_cast<std::size_t>(n + 1));
+  for (int i = 0; i < n; ++i)
+    for (const model::Edge* e : {&nodes[static_cast<std::size_t>(i)].next, &nodes[static_cast<std::size_t>(i)].taken}) {
+      if (e == &nodes[static_cast<std::size_t>(i)].taken && !nodes[static_cast<std::size_t>(i)].branch) continue;
+      if (e->target >= 0) preds[static_cast<std::size_t>(e->target)].push_back(i);
+      if (e->target == model::Edge::kEnd) preds[static_cast<std::size_t>(end)].push_back(i);
+    }
+  std::vector<int> idom(static_cast<std::size_t>(n + 1), -1);
+  idom[0] = 0;
+  auto intersect = [&](int a, int b) {
+    while (a != b) {
+      while (a > b) a = idom[static_cast<std::size_t>(a)];
+      while (b > a) b = idom[static_cast<std::size_t>(b)];
+    }
+    return a;
+  };
+  for (int v = 1; v <= n; ++v) {
+    int d = -1;
+    for (int p : preds[static_cast<std::size_t>(v)])
+      if (idom[static_cast<std::size_t>(p)] >= 0) d = d < 0 ? p : intersect(d, p);
+    idom[static_cast<std::size_t>(v)] = d;
+  }
+  for (int v = idom[static_cast<std::size_t>(end)]; v >= 0; v = v == 0 ? -1 : idom[static_cast<std::size_t>(v)])
+    flags[static_cast<std::size_t>(v)] |= kUnconditional;
+  for (int v = 0; v < n; ++v) {
+    if (isLoopNode(nodes[static_cast<std::size_t>(v)])) flags[static_cast<std::size_t>(v)] |= kInLoop;
+    for (int p : preds[static_cast<std::size_t>(v)])
+      if (flags[static_cast<std::size_t>(p)] & (kAfterLoop | kInLoop)) flags[static_cast<std::size_t>(v)] |= kAfterLoop;
+  }
+}
+
+int KernelGraph::instructionIndex(int e) const {
+  const model::Event& ev = event(e);
+  return graph_.threads[static_cast<std::size_t>(ev.thread)].nodes[static_cast<std::size_t>(ev.node)].instr;
+}
+
+const frontend::Instruction& KernelGraph::instruction(int e) const {
+  return kernel_.program.threads[static_cast<std::size_t>(event(e).thread)].code[static_cast<std::size_t>(instructionIndex(e))];
+}
+
+bool KernelGraph::unconditional(int e) const {
+  const model::Event& ev = event(e);
+  return nodeFlags_[static_cast<std::size_t>(ev.thread)][static_cast<std::size_t>(ev.node)] & kUnconditional;
+}
+
+bool KernelGraph::afterLoop(int e) const {
+  const model::Event& ev = event(e);
+  return nodeFlags_[static_cast<std::size_t>(ev.thread)][static_cast<std::size_t>(ev.node)] & kAfterLoop;
+}
+
+bool KernelGraph::inLoop(int e) const {
+  const model::Event& ev = event(e);
+  return nodeFlags_[static_cast<std::size_t>(ev.thread)][static_cast<std::size_t>(ev.node)] & kInLoop;
+}
+
+model::ValuePtr KernelGraph::writeTerm(int e) const {
+  model::ValuePtr found;
+  for (const ThreadPath& p : paths(event(e).thread))
+    for (const auto& [w, term] : p.writeValues) {
+      if (w != e) continue;
+      if (found && model::value::print(*found, regName, readName) != model::value::print(*term, regName, readName)) return nullptr;
+      found = term;
+    }
+  return found;
+}
+
+const KernelAccess* KernelGraph::access(int e) const {
+  const int a = accessOf_[static_cast<std::size_t>(e)];
+  return a < 0 ? nullptr : &accesses_[static_cast<std::size_t>(a)];
+}
+
+KernelPosition KernelGraph::position(int thread, int instr) const {
+  const frontend::Instruction& in = kernel_.program.threads[static_cast<std::size_t>(thread)].code[static_cast<std::size_t>(instr)];
+  const frontend::KernelThread& where = kernel_.threads[static_cast<std::size_t>(thread)];
+  KernelPosition p;
+  p.file = in.pos.file;
+  p.line = in.pos.line;
+  p.column = in.pos.col;
+  p.ptxLine = in.pos.line;
+  p.block = where.ctaid;
+  p.thread = where.tid;
+  p.instruction = in.text;
+  return p;
+}
+
+}  // namespace ptxmm::checker::kernel

@@ -1,0 +1,126 @@
+// Text and JSON views of a kernel check (KernelReport.hpp).
+#include "checker/kernel/KernelReport.hpp"
+
+#include <cstdio>
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+std::string dims(const frontend::Dim3& d) {
+  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+nlohmann::json dimsJson(const frontend::Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
+
+std::string where(const KernelPosition& p) {
+  return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + " (PTX line " + std::to_string(p.ptxLine) +
+         ")";
+}
+
+std::string who(const KernelPosition& p) { return "block (" + dims(p.block) + ") thread (" + dims(p.thread) + ")"; }
+
+nlohmann::json positionJson(const KernelPosition& p) {
+  return {{"file", p.file},          {"line", p.line},           {"column", p.column},
+          {"ptx_line", p.ptxLine},   {"block", dimsJson(p.block)}, {"thread", dimsJson(p.thread)},
+          {"instruction", p.instruction}};
+}
+
+std::string milliseconds(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", seconds);
+  return buf;
+}
+
+std::string joined(const std::vector<std::string>& reasons) {
+  std::string out;
+  for (const auto& r : reasons) out += (out.empty() ? "" : "; ") + r;
+  return out;
+}
+
+}  // namespace
+
+std::string kernelStatusName(KernelStatus status) {
+  switch (status) {
+    case KernelStatus::Ok: return "ok";
+    case KernelStatus::Unknown: return "unknown";
+    case KernelStatus::Error: return "error";
+  }
+  return "error";
+}
+
+std::string kernelText(const KernelResult& r) {
+  std::string out = "Kernel " + r.name + " (" + r.file + ")\n";
+  out += "Launch grid " + dims(r.grid) + " block " + dims(r.block) + " cluster " + dims(r.cluster) + "\n";
+  out += "Races " + std::to_string(r.races.size()) + "\n";
+  for (const auto& race : r.races) {
+    out += "  " + race.kind + "\n";
+    out += "    " + where(race.first) + " " + who(race.first) + ": " + race.first.instruction + "\n";
+    out += "    " + where(race.second) + " " + who(race.second) + ": " + race.second.instruction + "\n";
+    out += "    fix: " + race.fix + "\n";
+  }
+  for (const auto& a : r.assertions)
+    out += "Assert " + a.text + ": " +
+           (!a.holds ? "unknown (" + a.reason + ")" : *a.holds ? "holds" : "fails, for example " + a.counterexample) + "\n";
+  for (const auto& o : r.observed) {
+    out += "Observe " + o.location + ":";
+    for (const auto& v : o.values) out += " " + v;
+    if (!o.complete) out += " (incomplete: " + o.reason + ")";
+    out += "\n";
+  }
+  for (const auto& h : r.hangs) out += "Hang " + h.kind + ": " + where(h.at) + ": " + h.threads + "\n";
+  for (const auto& o : r.outOfBounds) out += "Out of bounds: " + where(o.at) + " " + who(o.at) + ": " + o.detail + "\n";
+  for (const auto& n : r.notes) out += "Note: " + n + "\n";
+  for (const auto& u : r.unknowns) out += "Unknown: " + u + "\n";
+  out += std::string(r.hasFinding() ? "Bugs found" : r.status == KernelStatus::Ok ? "Ok" : "Unknown") + "\n";
+  out += "Time " + r.name + " " + milliseconds(r.checkSeconds) + " s";
+  if (r.nvccSeconds >= 0) out += " (nvcc " + milliseconds(r.nvccSeconds) + " s)";
+  return out + "\n";
+}
+
+nlohmann::json kernelJson(const KernelResult& r) {
+  nlohmann::json races = nlohmann::json::array();
+  for (const auto& race : r.races)
+    races.push_back({{"kind", race.kind}, {"fix", race.fix},
+                     {"first", positionJson(race.first)}, {"second", positionJson(race.second)}});
+  nlohmann::json assertions = nlohmann::json::array();
+  for (const auto& a : r.assertions) {
+    nlohmann::json j = {{"text", a.text}, {"counterexample", a.counterexample}};
+    j["holds"] = a.holds ? nlohmann::json(*a.holds) : nlohmann::json(nullptr);
+    if (!a.reason.empty()) j["reason"] = a.reason;
+    assertions.push_back(std::move(j));
+  }
+  nlohmann::json observed = nlohmann::json::object();
+  for (const auto& o : r.observed) observed[o.location] = o.values;
+  nlohmann::json hangs = nlohmann::json::array();
+  for (const auto& h : r.hangs) {
+    nlohmann::json j = positionJson(h.at);
+    j["kind"] = h.kind;
+    j["threads"] = h.threads;
+    hangs.push_back(std::move(j));
+  }
+  nlohmann::json outOfBounds = nlohmann::json::array();
+  for (const auto& o : r.outOfBounds) {
+    nlohmann::json j = positionJson(o.at);
+    j["detail"] = o.detail;
+    outOfBounds.push_back(std::move(j));
+  }
+  nlohmann::json j = {{"name", r.name},
+                      {"file", r.file},
+                      {"kernel", r.kernel},
+                      {"grid", dimsJson(r.grid)},
+                      {"block", dimsJson(r.block)},
+                      {"cluster", dimsJson(r.cluster)},
+                      {"status", kernelStatusName(r.status)},
+                      {"reason", joined(r.unknowns)},
+                      {"races", races},
+                      {"assertions", assertions},
+                      {"observed", observed},
+                      {"hangs", hangs},
+                      {"out_of_bounds", outOfBounds},
+                      {"notes", r.notes},
+                      {"time_ms", r.checkSeconds * 1000.0}};
+  if (r.nvccSeconds >= 0) j["nvcc_ms"] = r.nvccSeconds * 1000.0;
+  return j;
+}
+
+}  // namespace ptxmm::checker::kernel

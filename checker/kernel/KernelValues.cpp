@@ -1,0 +1,92 @@
+// Values forced by barrier phases and program order (KernelValues.hpp).
+#include "checker/kernel/KernelValues.hpp"
+
+#include <algorithm>
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using model::Tag;
+
+// Beyond this many writers of one location the quadratic must-rf test is not worth it: no value is forced.
+constexpr std::size_t kMaxWriters = 32;
+
+}  // namespace
+
+KernelValues::KernelValues(const KernelGraph& kernel, const BarrierPhases& phases) : k_(kernel), phases_(phases) {
+  const auto& g = k_.graph();
+  writes_.resize(g.initCount());
+  mixed_.assign(g.initCount(), false);
+  for (std::size_t e = 0; e < g.events.size(); ++e) {
+    const model::Event& ev = g.events[e];
+    if (ev.is(Tag::W) && ev.paddr >= 0 && (ev.thread < 0 || !phases_.unreachable(static_cast<int>(e))))
+      writes_[static_cast<std::size_t>(ev.paddr)].push_back(static_cast<int>(e));
+  }
+  // Mixed sizes: an accessed byte range that overlaps another location's bytes without being the same location.
+  std::map<int, std::vector<const KernelAccess*>> byBuffer;
+  for (const auto& a : k_.accesses()) byBuffer[a.buffer].push_back(&a);
+  for (auto& [buffer, list] : byBuffer) {
+    std::sort(list.begin(), list.end(), [](const auto* x, const auto* y) { return x->lo < y->lo; });
+    const KernelAccess* reach = nullptr;  // the access reaching furthest so far
+    for (const KernelAccess* a : list) {
+      if (reach && a->lo < reach->hi && a->location != reach->location) {
+        mixed_[static_cast<std::size_t>(k_.event(a->event).paddr)] = true;
+        mixed_[static_cast<std::size_t>(k_.event(reach->event).paddr)] = true;
+      }
+      if (!reach || a->hi > reach->hi) reach = a;
+    }
+  }
+}
+
+bool KernelValues::before(int a, int b) const {
+  const model::Event& ea = k_.event(a);
+  const model::Event& eb = k_.event(b);
+  if (ea.is(Tag::I)) return true;  // initial writes precede everything (spec §1.2)
+  if (eb.is(Tag::I)) return false;
+  if (ea.thread == eb.thread) return a < b && !ea.is(Tag::AS) && !eb.is(Tag::AS);
+  return phases_.ordered(a, b);
+}
+
+int KernelValues::mustReadFrom(int read) {
+  if (const auto it = mustRf_.find(read); it != mustRf_.end()) return it->second;
+  int found = -1;
+  const model::Event& r = k_.event(read);
+  const auto& writes = writes_[static_cast<std::size_t>(r.paddr)];
+  if (!mixed_[static_cast<std::size_t>(r.paddr)] && !r.is(Tag::AS) && writes.size() <= kMaxWriters) {
+    for (int w : writes) {
+      if (w == read || !before(w, read)) continue;
+      if (k_.event(w).thread >= 0 && (!k_.unconditional(w) || k_.inLoop(w))) continue;
+      const bool forced = std::all_of(writes.begin(), writes.end(), [&](int o) {
+        return o == w || before(o, w) || before(read, o);
+      });
+      if (forced) {
+        found = w;
+        break;
+      }
+    }
+  }
+  mustRf_[read] = found;
+  return found;
+}
+
+std::optional<std::int64_t> KernelValues::readValue(int read) {
+  const int w = mustReadFrom(read);
+  if (w < 0) return std::nullopt;
+  return writeValue(w);
+}
+
+std::optional<std::int64_t> KernelValues::writeValue(int write) {
+  if (const auto it = writeValues_.find(write); it != writeValues_.end()) return it->second;
+  const model::Event& w = k_.event(write);
+  if (w.is(Tag::I)) return k_.graph().initValues[static_cast<std::size_t>(w.paddr)];
+  if (std::find(inProgress_.begin(), inProgress_.end(), write) != inProgress_.end()) return std::nullopt;
+  inProgress_.push_back(write);
+  std::optional<std::int64_t> v;
+  if (const model::ValuePtr term = k_.writeTerm(write))
+    v = model::value::evaluate(*term, [&](int r) { return readValue(r); });
+  inProgress_.pop_back();
+  writeValues_[write] = v;
+  return v;
+}
+
+}  // namespace ptxmm::checker::kernel

@@ -1,0 +1,46 @@
+// Static values (design step 6): a read whose writer is forced by the barrier phases and program order — its
+// "must-rf" write w, unconditional, ordered before the read, with every other write to its bytes ordered before
+// w or after the read — returns w's value in every execution (Coherence and Causality, spec §3.1 and §3.6: a
+// write causally between w and the read would be co-after w, one causally after the read cannot be read), and w's
+// value is its term evaluated over such reads. Concrete inputs make most values of barrier-synchronised kernels
+// concrete this way; what stays unknown is left to the engines on a slice.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "checker/kernel/BarrierPhases.hpp"
+#include "checker/kernel/KernelGraph.hpp"
+
+namespace ptxmm::checker::kernel {
+
+class KernelValues {
+ public:
+  KernelValues(const KernelGraph& kernel, const BarrierPhases& phases);
+
+  /// The write (or initial write) every execution reads `read` from, or -1 when the order does not force one.
+  int mustReadFrom(int read);
+  /// The value `read` returns in every execution, when forced.
+  std::optional<std::int64_t> readValue(int read);
+  /// The value write `write` stores in every execution, when forced.
+  std::optional<std::int64_t> writeValue(int write);
+  /// The writes of each physical location (initial write first).
+  const std::vector<int>& writesOf(int paddr) const { return writes_[static_cast<std::size_t>(paddr)]; }
+  /// Whether some write to other bytes overlaps the location (mixed sizes): no value is forced there.
+  bool mixed(int paddr) const { return mixed_[static_cast<std::size_t>(paddr)]; }
+  /// Whether the barrier phases or program order put a before b whenever both happen.
+  bool before(int a, int b) const;
+
+ private:
+  const KernelGraph& k_;
+  const BarrierPhases& phases_;
+  std::vector<std::vector<int>> writes_;
+  std::vector<bool> mixed_;
+  std::map<int, int> mustRf_;
+  std::map<int, std::optional<std::int64_t>> writeValues_;
+  std::vector<int> inProgress_;
+};
+
+}  // namespace ptxmm::checker::kernel

@@ -1,0 +1,204 @@
+// The may-order graph and its searches (MayOrder.hpp).
+#include "checker/kernel/MayOrder.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using model::Tag;
+
+constexpr std::size_t kCachedSearches = 64;
+
+bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
+bool strong(const model::Event& e) { return isMemory(e) && !e.is(Tag::WEAK); }
+
+}  // namespace
+
+bool MayOrder::inPo(int e) const {
+  const model::Event& ev = k_.event(e);
+  return ev.thread >= 0 && !ev.is(Tag::AS);
+}
+
+// Events that can start or end a causality edge across threads: everything but weak memory accesses.
+bool MayOrder::synchronising(int e) const {
+  const model::Event& ev = k_.event(e);
+  return !(isMemory(ev) && ev.is(Tag::WEAK));
+}
+
+int MayOrder::hub(std::map<std::int64_t, int>& hubs, std::int64_t key) {
+  auto [it, inserted] = hubs.emplace(key, static_cast<int>(nodes_.size()));
+  if (inserted) {
+    nodes_.emplace_back();
+    nodeEvent_.push_back(-1);
+  }
+  return it->second;
+}
+
+void MayOrder::edge(int from, int to) {
+  nodes_[static_cast<std::size_t>(from)].out.push_back(to);
+  nodes_[static_cast<std::size_t>(to)].in.push_back(from);
+}
+
+MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
+  const model::EventGraph& g = k_.graph();
+  const std::size_t n = g.events.size();
+  chain_.resize(g.threads.size());
+  issued_.resize(g.threads.size());
+  nodeOfEvent_.assign(n, -1);
+  auto nodeFor = [&](int e) {
+    int& id = nodeOfEvent_[static_cast<std::size_t>(e)];
+    if (id < 0) {
+      id = static_cast<int>(nodes_.size());
+      nodes_.emplace_back();
+      nodeEvent_.push_back(e);
+    }
+    return id;
+  };
+  for (std::size_t e = g.initCount(); e < n; ++e) {
+    const model::Event& ev = g.events[e];
+    const int ei = static_cast<int>(e);
+    if (ev.thread < 0) continue;
+    if (inPo(ei) && synchronising(ei)) chain_[static_cast<std::size_t>(ev.thread)].push_back(ei);
+    if (!inPo(ei)) nodeFor(ei);
+    if (strong(ev) && ev.paddr >= 0) {
+      const int h = hub(locationHubs_, ev.paddr);
+      if (ev.is(Tag::W)) edge(nodeFor(ei), h);
+      if (ev.is(Tag::R)) edge(h, nodeFor(ei));
+    }
+    if (ev.is(Tag::BA) || ev.is(Tag::BW)) {
+      // One hub per barrier domain and constant id (all generations); a computed id joins every barrier of its domain.
+      const std::int64_t domain = g.barrierDomain(ev);
+      const std::int64_t id = ev.barrierId && ev.barrierId->op == model::ValueOp::Const ? ev.barrierId->constant : -1;
+      const int h = hub(barrierHubs_, domain * 4096 + (id & 4095));
+      const int any = hub(barrierHubs_, domain * 4096 + 4095);
+      if (ev.is(Tag::BA)) edge(nodeFor(ei), id < 0 ? any : h);
+      if (ev.is(Tag::BW)) {
+        edge(h, nodeFor(ei));
+        edge(any, nodeFor(ei));
+      }
+    }
+    if (ev.is(Tag::F) && ev.is(Tag::SC)) {
+      const int h = hub(fenceHub_, 0);
+      edge(nodeFor(ei), h);
+      edge(h, nodeFor(ei));
+    }
+  }
+  threshold_.assign(nodes_.size(), -1);
+  for (const auto& [x, a] : g.iss) {
+    const int na = nodeOfEvent_[static_cast<std::size_t>(a)];
+    if (na >= 0 && g.events[static_cast<std::size_t>(x)].thread == g.events[static_cast<std::size_t>(a)].thread)
+      threshold_[static_cast<std::size_t>(na)] = std::max(threshold_[static_cast<std::size_t>(na)], x);
+  }
+  for (const auto* list : {&g.aint, &g.adone})
+    for (const auto& [x, y] : *list) edge(nodeFor(x), nodeFor(y));
+  threshold_.resize(nodes_.size(), -1);
+  for (std::size_t v = 0; v < nodes_.size(); ++v) {
+    const int e = nodeEvent_[v];
+    if (e >= 0 && !inPo(e) && threshold_[v] >= 0)
+      issued_[static_cast<std::size_t>(k_.event(e).thread)].emplace_back(threshold_[v], static_cast<int>(v));
+  }
+  for (auto& list : issued_) std::sort(list.begin(), list.end());
+}
+
+// A graph search. Forward: pos[t] is the smallest event id reached in thread t (every po event at or after it is
+// reached); backward: the largest (every po event at or before it reaches the target).
+void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads, std::vector<int> work) {
+  // Per thread: the position whose po events were already expanded (none yet).
+  std::vector<int> done(r.pos.size(), forwardDirection ? INT_MAX : INT_MIN);
+  for (;;) {
+    if (!threads.empty()) {
+      const int t = threads.back();
+      threads.pop_back();
+      const auto& chain = chain_[static_cast<std::size_t>(t)];
+      const int now = r.pos[static_cast<std::size_t>(t)], was = done[static_cast<std::size_t>(t)];
+      if (now == was) continue;
+      done[static_cast<std::size_t>(t)] = now;
+      // The po events newly covered: ids in [now, was) forward, (was, now] backward.
+      auto lo = forwardDirection ? std::lower_bound(chain.begin(), chain.end(), now)
+                                 : std::upper_bound(chain.begin(), chain.end(), was);
+      auto hi = forwardDirection ? std::lower_bound(chain.begin(), chain.end(), was)
+                                 : std::upper_bound(chain.begin(), chain.end(), now);
+      for (auto it = lo; it < hi; ++it)
+        if (const int v = nodeOf(*it); v >= 0) work.push_back(v);
+      if (forwardDirection)
+        for (const auto& [threshold, v] : issued_[static_cast<std::size_t>(t)])
+          if (threshold >= now && threshold < was) work.push_back(v);
+      continue;
+    }
+    if (work.empty()) break;
+    const int v = work.back();
+    work.pop_back();
+    if (r.visited[static_cast<std::size_t>(v)]) continue;
+    r.visited[static_cast<std::size_t>(v)] = true;
+    const int e = nodeEvent_[static_cast<std::size_t>(v)];
+    if (e >= 0) {
+      const int t = k_.event(e).thread;
+      int& pos = r.pos[static_cast<std::size_t>(t)];
+      const int target = inPo(e) ? e : forwardDirection ? -1 : threshold_[static_cast<std::size_t>(v)];
+      if (target >= 0 && (forwardDirection ? target < pos : target > pos)) {
+        pos = target;
+        threads.push_back(t);
+      }
+    }
+    for (int w : forwardDirection ? nodes_[static_cast<std::size_t>(v)].out : nodes_[static_cast<std::size_t>(v)].in)
+      if (!r.visited[static_cast<std::size_t>(w)]) work.push_back(w);
+  }
+}
+
+const MayOrder::Reach& MayOrder::forward(int a) {
+  for (auto it = cache_.begin(); it != cache_.end(); ++it)
+    if (it->first == a) {
+      cache_.splice(cache_.begin(), cache_, it);
+      return cache_.front().second;
+    }
+  Reach r{std::vector<int>(chain_.size(), INT_MAX), std::vector<bool>(nodes_.size(), false)};
+  const model::Event& ev = k_.event(a);
+  if (inPo(a)) {
+    r.pos[static_cast<std::size_t>(ev.thread)] = a;  // a itself and everything after it in po
+    search(r, true, {ev.thread}, {});
+  } else {
+    search(r, true, {}, {nodeOf(a)});
+  }
+  cache_.emplace_front(a, std::move(r));
+  if (cache_.size() > kCachedSearches) cache_.pop_back();
+  return cache_.front().second;
+}
+
+MayOrder::Reach MayOrder::backward(int b) {
+  Reach r{std::vector<int>(chain_.size(), INT_MIN), std::vector<bool>(nodes_.size(), false)};
+  const model::Event& ev = k_.event(b);
+  if (inPo(b)) {
+    r.pos[static_cast<std::size_t>(ev.thread)] = b;
+    search(r, false, {ev.thread}, {});
+  } else {
+    search(r, false, {}, {nodeOf(b)});
+  }
+  return r;
+}
+
+bool MayOrder::reaches(int a, int b) {
+  const Reach& r = forward(a);
+  const model::Event& eb = k_.event(b);
+  if (!inPo(b)) return r.visited[static_cast<std::size_t>(nodeOf(b))];
+  const int v = nodeOf(b);
+  return r.pos[static_cast<std::size_t>(eb.thread)] < b || (v >= 0 && r.visited[static_cast<std::size_t>(v)]);
+}
+
+std::vector<int> MayOrder::between(int a, int b) {
+  std::vector<int> out;
+  if (!reaches(a, b)) return out;
+  const Reach f = forward(a);
+  const Reach back = backward(b);
+  for (std::size_t t = 0; t < chain_.size(); ++t) {
+    if (f.pos[t] == INT_MAX || back.pos[t] == INT_MIN) continue;
+    for (int e : chain_[t])
+      if (e >= f.pos[t] && e <= back.pos[t]) out.push_back(e);
+  }
+  for (std::size_t v = 0; v < nodes_.size(); ++v)
+    if (f.visited[v] && back.visited[v] && nodeEvent_[v] >= 0 && !inPo(nodeEvent_[v])) out.push_back(nodeEvent_[v]);
+  return out;
+}
+
+}  // namespace ptxmm::checker::kernel

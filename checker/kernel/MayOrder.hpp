@@ -1,0 +1,69 @@
+// The may-order graph of a launch: an over-approximation of causality order (spec §2.9-§2.11) built from base
+// relations only, so that "no path from a to b and none from b to a" means no execution orders the two events.
+// `cause` is made of po, morally strong reads-from chains through atomics (obs), the synchronizes-with rules
+// (release/acquire patterns over obs, CTA barriers, Fence-SC, cluster barriers) and the asynchronous order
+// (iss, aint, adone); every one of those is covered by an edge here:
+//   * po, as the order of each thread's synchronising events (event ids follow a topological order of the thread);
+//   * every strong write -> every strong read of its location (through one hub node per location: may-rf);
+//   * every barrier arrive -> every wait of the same barrier (one hub per barrier: all generations);
+//   * every fence.sc -> every fence.sc (one hub: the Fence-SC order);
+//   * iss (everything po-before an asynchronous operation's issue -> its accesses), aint, adone.
+// Weak accesses of other threads never take part in ordering (obs needs morally strong reads-from), so only
+// synchronising events are nodes; a weak access enters the graph at its thread's next synchronising event.
+// Hubs keep the graph linear in the number of events; a query is a graph search whose result (the position
+// reached in every thread) is kept for the next queries from the same event.
+//
+// This is a consequence of the bundled model's definitions, not of the model as data: it is pinned by
+// tests/unit/checker/kernel/MayOrderTest.cpp against the engines and must not be used with a user --model.
+#pragma once
+
+#include <list>
+#include <map>
+#include <vector>
+
+#include "checker/kernel/KernelGraph.hpp"
+
+namespace ptxmm::checker::kernel {
+
+class MayOrder {
+ public:
+  explicit MayOrder(const KernelGraph& kernel);
+
+  /// Whether a path of the graph may lead from event a to event b (a != b, different threads or asynchronous).
+  bool reaches(int a, int b);
+  /// The synchronising events on some path from a to b (empty when b is not reachable from a).
+  std::vector<int> between(int a, int b);
+
+ private:
+  // What a search reached: per thread, the first (forward) or last (backward) position of its po chain, and
+  // the asynchronous events and hubs it visited.
+  struct Reach {
+    std::vector<int> pos;
+    std::vector<bool> visited;  // per node (asynchronous events and hubs)
+  };
+  struct Node {
+    std::vector<int> out, in;  // node edges (nodes are asynchronous events, then hubs)
+  };
+
+  bool inPo(int e) const;
+  bool synchronising(int e) const;
+  int nodeOf(int e) const { return nodeOfEvent_[static_cast<std::size_t>(e)]; }
+  int hub(std::map<std::int64_t, int>& hubs, std::int64_t key);
+  void edge(int from, int to);
+  const Reach& forward(int a);
+  Reach backward(int b);
+  void search(Reach& r, bool forwardDirection, std::vector<int> threadsToVisit, std::vector<int> nodes);
+
+  const KernelGraph& k_;
+  std::vector<std::vector<int>> chain_;          // per thread: its synchronising po events, by id
+  std::vector<std::vector<std::pair<int, int>>> issued_;  // per thread: (issue threshold, async node)
+  std::vector<int> nodeOfEvent_;                 // event -> node, -1 for po events without node edges
+  std::vector<std::vector<int>> eventOut_, eventIn_;  // per po event: nodes it leads to / comes from
+  std::vector<Node> nodes_;
+  std::vector<int> nodeEvent_;                   // node -> event (-1 for hubs)
+  std::vector<int> threshold_;                   // async node -> the last event id po-before its issue (-1: none)
+  std::map<std::int64_t, int> locationHubs_, barrierHubs_, fenceHub_;
+  std::list<std::pair<int, Reach>> cache_;       // forward searches, most recent first
+};
+
+}  // namespace ptxmm::checker::kernel

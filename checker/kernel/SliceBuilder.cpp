@@ -1,0 +1,356 @@
+// Closure and canonical emission of slices (SliceBuilder.hpp).
+#include "checker/kernel/SliceBuilder.hpp"
+
+#include <algorithm>
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using frontend::Instruction;
+using frontend::Opcode;
+using frontend::Operand;
+using model::Tag;
+
+bool isControl(Opcode op) {
+  return op == Opcode::Branch || op == Opcode::Goto || op == Opcode::Label;
+}
+
+std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
+
+// Every field of an instruction that gives it meaning, so two slices with the same text mean the same program.
+// A field added to Instruction must be added here: the size check below fails until it is.
+void serialize(const Instruction& in, std::string& out) {
+  static_assert(sizeof(Instruction) == 136, "a new Instruction field must be part of the slice key (serialize)");
+  const int flags[] = {static_cast<int>(in.op), static_cast<int>(in.sem), in.scope ? static_cast<int>(*in.scope) : -1,
+                       static_cast<int>(in.proxy), in.aliasFence, static_cast<int>(in.space), static_cast<int>(in.atomOp),
+                       static_cast<int>(in.localOp), static_cast<int>(in.cmp), in.predicated, in.negatePredicate,
+                       static_cast<int>(in.fenceKind), in.uniDirectional, static_cast<int>(in.bulk), in.reduce, in.sink,
+                       in.drop, in.expectTx, in.noComplete, in.parity, in.tryWait, in.bulkGroup, in.readOnly,
+                       in.waitAll, in.noinc, in.afterSync, in.waitSt};
+  for (int f : flags) out += std::to_string(f) + ",";
+  for (const Operand& o : in.operands)
+    out += " " + std::to_string(static_cast<int>(o.kind)) + ":" + (o.kind == Operand::Kind::Immediate && o.name.empty() ? std::to_string(o.value) : o.name);
+  out += "\n";
+}
+
+std::string serialize(const frontend::Program& p) {
+  std::string out;
+  for (const auto& l : p.locations)
+    out += l.name + "=" + std::to_string(l.init) + " k" + std::to_string(static_cast<int>(l.kind)) + " s" +
+           std::to_string(static_cast<int>(l.space)) + " o" + std::to_string(l.ownerCta.value_or(-1)) + " z" +
+           std::to_string(l.size) + "\n";
+  for (const auto& t : p.threads) {
+    out += "thread cta " + std::to_string(t.cta) + " cluster " + std::to_string(t.cluster.value_or(-1)) + " warp " +
+           std::to_string(t.warp.value_or(-1)) + "\n";
+    for (const auto& in : t.code) serialize(in, out);
+  }
+  return out;
+}
+
+// Canonical names in order of first use.
+struct Namer {
+  std::map<std::string, std::string> names;
+  std::string prefix;
+  const std::string& operator()(const std::string& original) {
+    auto it = names.find(original);
+    if (it == names.end()) it = names.emplace(original, prefix + std::to_string(names.size())).first;
+    return it->second;
+  }
+};
+
+struct Numberer {
+  std::map<int, int> numbers;
+  int operator()(int original) { return numbers.emplace(original, static_cast<int>(numbers.size())).first->second; }
+};
+
+}  // namespace
+
+bool performsEvents(const Instruction& in) {
+  return !isControl(in.op) && in.op != Opcode::Local && in.op != Opcode::Setp;
+}
+
+std::optional<std::string> definedRegister(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld:
+    case Opcode::Atom:
+    case Opcode::Local:
+    case Opcode::Setp:
+    case Opcode::MbarWait:
+    case Opcode::TcLd:
+    case Opcode::WgmmaMma: break;
+    case Opcode::MbarArrive:
+      if (in.sink) return std::nullopt;
+      break;
+    default: return std::nullopt;
+  }
+  if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register) return std::nullopt;
+  return in.operands[0].name;
+}
+
+struct SliceBuilder::State {
+  SliceLimits limits;
+  std::vector<int> order;                               // kernel threads, in the order the closure reached them
+  std::map<int, std::set<int>> kept;                    // kernel thread -> kept instructions
+  std::map<int, std::map<int, std::int64_t>> replaced;  // kernel thread -> instruction -> forced value it defines
+  std::vector<std::pair<int, int>> queue;
+  std::size_t memoryInstructions = 0;
+};
+
+SliceBuilder::SliceBuilder(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, MayOrder* order)
+    : k_(kernel), phases_(phases), values_(values), order_(order) {
+  const auto& g = k_.graph();
+  nodesOf_.resize(g.threads.size());
+  barrierIds_.resize(g.threads.size());
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t n = 0; n < g.threads[t].nodes.size(); ++n) {
+      const model::Node& node = g.threads[t].nodes[n];
+      nodesOf_[t][node.instr].push_back(static_cast<int>(n));
+      for (int e : node.events) {
+        const model::Event& ev = g.events[static_cast<std::size_t>(e)];
+        if (ev.is(Tag::BA) && !ev.is(Tag::WBAR) && ev.barrierId && ev.barrierId->op == model::ValueOp::Const)
+          barrierIds_[t].insert(ev.barrierId->constant);
+      }
+    }
+}
+
+bool SliceBuilder::keep(State& s, int thread, int instr) {
+  auto [it, newThread] = s.kept.try_emplace(thread);
+  if (!it->second.insert(instr).second) return false;
+  ++s.memoryInstructions;
+  s.queue.emplace_back(thread, instr);
+  if (newThread) {
+    s.order.push_back(thread);
+    // (iv) every barrier of a kept thread.
+    const auto& code = k_.kernel().program.threads[static_cast<std::size_t>(thread)].code;
+    for (std::size_t i = 0; i < code.size(); ++i)
+      if (code[i].op == Opcode::BarSync || code[i].op == Opcode::BarArrive || code[i].op == Opcode::BarWarpSync ||
+          code[i].op == Opcode::ClusterArrive || code[i].op == Opcode::ClusterWait)
+        keep(s, thread, static_cast<int>(i));
+  }
+  return true;
+}
+
+bool SliceBuilder::closeEvents(State& s, std::string& why) {
+  const auto& g = k_.graph();
+  while (!s.queue.empty()) {
+    const auto [t, i] = s.queue.back();
+    s.queue.pop_back();
+    if (s.order.size() > s.limits.maxThreads || s.memoryInstructions > s.limits.maxMemoryInstructions) {
+      why = "its slice needs more than " + std::to_string(s.limits.maxThreads) + " threads or " +
+            std::to_string(s.limits.maxMemoryInstructions) + " memory instructions";
+      return false;
+    }
+    for (int n : nodesOf_[static_cast<std::size_t>(t)][i])
+      for (int e : g.threads[static_cast<std::size_t>(t)].nodes[static_cast<std::size_t>(n)].events) {
+        const model::Event& ev = g.events[static_cast<std::size_t>(e)];
+        if (phases_.unreachable(e)) continue;
+        if ((ev.is(Tag::BA) || ev.is(Tag::BW)) && !phases_.isStatic(e)) {
+          why = "its slice needs the barrier at " + lineOf(k_.position(e)) + ", whose generations are not static";
+          return false;
+        }
+        // (i) reads-from. The cluster barrier's location is not memory: its arrivals are kept as barriers are.
+        if (!ev.is(Tag::R) || ev.is(Tag::CB) || ev.paddr < 0) continue;
+        if (values_.mixed(ev.paddr)) {
+          why = "the access at " + lineOf(k_.position(e)) + " overlaps accesses of other sizes (mixed-size accesses are "
+                "not supported by the engines yet)";
+          return false;
+        }
+        const int forced = values_.mustReadFrom(e);
+        for (int w : values_.writesOf(ev.paddr)) {
+          if (k_.event(w).thread < 0 || (forced >= 0 && w != forced)) continue;
+          keep(s, k_.event(w).thread, k_.instructionIndex(w));
+        }
+      }
+  }
+  return true;
+}
+
+int SliceBuilder::cutOf(int thread, const std::set<int>& kept) const {
+  int cut = kept.empty() ? 0 : *kept.rbegin() + 1;
+  for (bool grown = true; grown;) {
+    grown = false;
+    for (const auto& loop : k_.graph().threads[static_cast<std::size_t>(thread)].loops)
+      if (loop.header < cut && loop.last >= cut) {
+        cut = loop.last + 1;
+        grown = true;
+      }
+  }
+  return cut;
+}
+
+// (ii) The registers a kept thread needs before its cut: operands of kept instructions and of branches, and
+// through register arithmetic what they are computed from. A dropped instruction defining one is replaced by
+// its forced value or kept. Returns whether something new was kept.
+bool SliceBuilder::closeRegisters(State& s, std::string& why) {
+  bool grew = false;
+  for (int t : std::vector<int>(s.order)) {
+    const auto& code = k_.kernel().program.threads[static_cast<std::size_t>(t)].code;
+    const std::set<int> kept = s.kept[t];
+    const int cut = cutOf(t, kept);
+    std::set<std::string> needed;
+    auto use = [&](const Instruction& in) {
+      const bool defines = definedRegister(in).has_value();
+      for (std::size_t k = defines ? 1 : 0; k < in.operands.size(); ++k)
+        if (in.operands[k].kind == Operand::Kind::Register) needed.insert(in.operands[k].name);
+    };
+    for (int i : kept) use(code[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < cut; ++i)
+      if (code[static_cast<std::size_t>(i)].op == Opcode::Branch) use(code[static_cast<std::size_t>(i)]);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int i = cut - 1; i >= 0; --i) {
+        const Instruction& in = code[static_cast<std::size_t>(i)];
+        const auto def = definedRegister(in);
+        if (!def || !needed.count(*def) || kept.count(i) || s.replaced[t].count(i)) continue;
+        if (!performsEvents(in)) {
+          const std::size_t before = needed.size();
+          use(in);
+          changed = changed || needed.size() != before;
+          continue;
+        }
+        const auto& nodes = nodesOf_[static_cast<std::size_t>(t)][i];
+        std::optional<std::int64_t> forced;
+        if (nodes.size() == 1)
+          for (int e : k_.graph().threads[static_cast<std::size_t>(t)].nodes[static_cast<std::size_t>(nodes[0])].events)
+            if (k_.event(e).is(Tag::R) && !phases_.unreachable(e)) {
+              forced = values_.readValue(e);
+              break;
+            }
+        if (forced) {
+          s.replaced[t][i] = *forced;
+        } else {
+          keep(s, t, i);
+          grew = true;
+        }
+      }
+    }
+  }
+  (void)why;
+  return grew;
+}
+
+std::optional<Slice> SliceBuilder::build(const std::vector<int>& seeds, const std::vector<std::pair<int, int>>& between,
+                                         const SliceLimits& limits, std::string& why) {
+  State s;
+  s.limits = limits;
+  for (int e : seeds) keep(s, k_.event(e).thread, k_.instructionIndex(e));
+  if (!between.empty() && order_)
+    for (const auto& [a, b] : between)
+      for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}})
+        for (int e : order_->between(x, y))
+          if (!phases_.unreachable(e)) keep(s, k_.event(e).thread, k_.instructionIndex(e));
+  do {
+    if (!closeEvents(s, why)) return std::nullopt;
+  } while (closeRegisters(s, why));
+  return emit(s);
+}
+
+Slice SliceBuilder::emit(const State& s) const {
+  const auto& kp = k_.kernel();
+  Slice out;
+  frontend::Program& p = out.program;
+  p.arch = "PTX";
+  p.name = "slice";
+  p.file = kp.file;
+  auto truth = std::make_shared<frontend::CondExpr>();
+  truth->kind = frontend::CondExpr::Kind::True;
+  p.condition.quantifier = frontend::Condition::Quantifier::Exists;
+  p.condition.expr = truth;
+  p.condition.text = "true";
+  Numberer ctas, clusters, warps;
+  Namer locations{{}, "x"};
+  std::map<std::string, int> locationIndex;
+  for (const auto& l : kp.program.locations) locationIndex.emplace(l.name, static_cast<int>(&l - kp.program.locations.data()));
+  for (int t : s.order) {
+    const auto& where = kp.threads[static_cast<std::size_t>(t)];
+    const frontend::Thread& source = kp.program.threads[static_cast<std::size_t>(t)];
+    frontend::Thread th;
+    th.index = static_cast<int>(p.threads.size());
+    th.name = "P" + std::to_string(th.index);
+    th.cta = ctas(where.cta);
+    th.cluster = clusters(where.cluster);
+    th.warp = warps(where.cta * 64 + where.warp);
+    th.pos = source.pos;
+    const std::set<int>& kept = s.kept.at(t);
+    const auto replacedIt = s.replaced.find(t);
+    const int cut = cutOf(t, kept);
+    std::map<std::string, int> labelAt;
+    for (int i = 0; i < static_cast<int>(source.code.size()); ++i)
+      if (source.code[static_cast<std::size_t>(i)].op == Opcode::Label) labelAt[source.code[static_cast<std::size_t>(i)].operands.at(0).name] = i;
+    Namer registers{{}, "r"}, labels{{}, "L"};
+    bool needEnd = false;
+    std::vector<int> instrMap;
+    auto rename = [&](Instruction& in) {
+      for (Operand& o : in.operands) {
+        if (o.kind == Operand::Kind::Register) o.name = registers(o.name);
+        if (o.kind == Operand::Kind::Location) {
+          out.locationNames.emplace(locationIndex.at(o.name), locations(o.name));
+          o.name = locations(o.name);
+        }
+        if (o.kind == Operand::Kind::Label) {
+          const auto at = labelAt.find(o.name);
+          if (in.op != Opcode::Label && (at == labelAt.end() || at->second >= cut)) {
+            o.name = "Lend";
+            needEnd = true;
+          } else {
+            o.name = labels(o.name);
+          }
+        }
+      }
+    };
+    for (int i = 0; i < cut; ++i) {
+      const Instruction& in = source.code[static_cast<std::size_t>(i)];
+      Instruction c = in;
+      if (performsEvents(in) && !kept.count(i)) {
+        if (replacedIt == s.replaced.end() || !replacedIt->second.count(i)) continue;
+        c = Instruction{};
+        c.op = Opcode::Local;
+        c.localOp = frontend::LocalOp::Mov;
+        c.pos = in.pos;
+        c.text = "mov (forced value of: " + in.text + ")";
+        c.operands = {Operand{Operand::Kind::Register, *definedRegister(in), 0, in.pos},
+                      Operand{Operand::Kind::Immediate, "", replacedIt->second.at(i), in.pos}};
+      }
+      // (iv) A counted barrier counts the kept threads of its CTA that arrive at it (32 per arrival: the engines
+      // read a litmus thread as a warp).
+      if ((c.op == Opcode::BarSync || c.op == Opcode::BarArrive) && c.operands.size() > 1 &&
+          c.operands[0].kind == Operand::Kind::Immediate && c.operands[1].kind == Operand::Kind::Immediate) {
+        std::int64_t arriving = 0;
+        for (int u : s.order)
+          if (kp.threads[static_cast<std::size_t>(u)].cta == where.cta && barrierIds_[static_cast<std::size_t>(u)].count(c.operands[0].value))
+            ++arriving;
+        c.operands[1].value = 32 * arriving;
+      }
+      rename(c);
+      th.code.push_back(std::move(c));
+      instrMap.push_back(i);
+    }
+    if (needEnd) {
+      Instruction end;
+      end.op = Opcode::Label;
+      end.text = "Lend:";
+      end.operands = {Operand{Operand::Kind::Label, "Lend", 0, {}}};
+      th.code.push_back(std::move(end));
+      instrMap.push_back(-1);
+    }
+    p.threads.push_back(std::move(th));
+    out.threads.push_back(t);
+    out.instructions.push_back(std::move(instrMap));
+  }
+  // Locations in order of first use, with their owners renumbered like the threads' CTAs.
+  std::vector<std::pair<std::string, int>> used;
+  for (const auto& [loc, name] : out.locationNames) used.emplace_back(name, loc);
+  std::sort(used.begin(), used.end(), [](const auto& a, const auto& b) {
+    return std::stoi(a.first.substr(1)) < std::stoi(b.first.substr(1));
+  });
+  for (const auto& [name, loc] : used) {
+    frontend::Location l = kp.program.locations[static_cast<std::size_t>(loc)];
+    l.name = name;
+    if (l.ownerCta) l.ownerCta = ctas(*l.ownerCta);
+    p.locations.push_back(std::move(l));
+  }
+  out.key = serialize(p);
+  return out;
+}
+
+}  // namespace ptxmm::checker::kernel

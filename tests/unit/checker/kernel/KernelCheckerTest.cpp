@@ -1,0 +1,177 @@
+// The kernel checker end to end on hand-built launches: races, claims, hangs, and how pairs are decided.
+#include <catch2/catch.hpp>
+
+#include "KernelTestSupport.hpp"
+
+using namespace ptxmm;
+using checker::kernel::KernelResult;
+using checker::kernel::KernelStatus;
+using testing::TestLaunch;
+
+namespace {
+
+std::string idx(const std::string& base, int i) { return base + "_" + std::to_string(i); }
+
+// An 8-thread tree reduction of s into out_0 (values 1..8), with or without the barrier after the first store.
+TestLaunch reduction(bool firstBarrier) {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {8, 1, 1};
+  for (int i = 0; i < 8; ++i) l.init.push_back(idx("s", i) + " @ shared cta 0 = 0");
+  l.init.push_back("out_0 = 0");
+  l.code = [firstBarrier](const frontend::KernelThread& k) {
+    const int t = k.tid.x;
+    std::vector<std::string> c{"st.shared " + idx("s", t) + ", " + std::to_string(t + 1)};
+    if (firstBarrier) c.push_back("bar.sync 0");
+    for (int stride = 4; stride > 0; stride /= 2) {
+      if (t < stride) {
+        c.push_back("ld.shared r1, " + idx("s", t));
+        c.push_back("ld.shared r2, " + idx("s", t + stride));
+        c.push_back("add r1, r1, r2");
+        c.push_back("st.shared " + idx("s", t) + ", r1");
+      }
+      c.push_back("bar.sync 0");
+    }
+    if (t == 0) {
+      c.push_back("ld.shared r3, s_0");
+      c.push_back("st.weak out_0, r3");
+    }
+    return c;
+  };
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("a barrier-synchronised reduction is race-free and its sum is forced without an engine", "[checker][kernel]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 36"};
+  o.observes = {"out[0]"};
+  const KernelResult r = testing::checkLaunch(reduction(true), o);
+  CHECK(r.races.empty());
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  REQUIRE(r.observed.size() == 1);
+  CHECK(r.observed[0].values == std::vector<std::string>{"36"});
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
+TEST_CASE("a reduction missing its first barrier races where a step reads another thread's slot", "[checker][kernel]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 36"};
+  const KernelResult r = testing::checkLaunch(reduction(false), o);
+  CHECK(testing::raceTexts(r) == std::set<std::string>{"ld.shared r2, s_4 / st.shared s_4, 5: no synchronisation"});
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == false);
+}
+
+TEST_CASE("a flag hand-off across blocks: release/acquire is race-free, relaxed races (decided on slices)", "[checker][kernel]") {
+  for (const bool strong : {true, false}) {
+    TestLaunch l;
+    l.grid = {2, 1, 1};
+    l.block = {1, 1, 1};
+    l.init = {"data_0 = 0", "flag_0 = 0"};
+    l.code = [strong](const frontend::KernelThread& k) -> std::vector<std::string> {
+      if (k.cta == 0) return {"st.weak data_0, 42", strong ? "st.release.gpu flag_0, 1" : "st.relaxed.gpu flag_0, 1"};
+      return {strong ? "ld.acquire.gpu r0, flag_0" : "ld.relaxed.gpu r0, flag_0", "beq r0, 0, END", "ld.weak r1, data_0",
+              "END:"};
+    };
+    checker::kernel::KernelOptions o;
+    o.observes = {"data[0]"};
+    const KernelResult r = testing::checkLaunch(l, o);
+    CHECK(r.unknowns.empty());
+    if (strong) {
+      CHECK(r.races.empty());
+    } else {
+      CHECK(testing::raceTexts(r) == std::set<std::string>{"ld.weak r1, data_0 / st.weak data_0, 42: no synchronisation"});
+    }
+    CHECK(r.notes.at(0).find("1 slices run") != std::string::npos);
+  }
+}
+
+TEST_CASE("symmetric pairs share one engine run", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {4, 1, 1};
+  for (int i = 0; i < 4; ++i) l.init.push_back(idx("data", i) + " = 0"), l.init.push_back(idx("flag", i) + " = 0");
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    if (k.cta == 0) return {"st.weak " + idx("data", t) + ", 42", "st.release.gpu " + idx("flag", t) + ", 1"};
+    return {"ld.acquire.gpu r0, " + idx("flag", t), "beq r0, 0, END", "ld.weak r1, " + idx("data", t), "END:"};
+  };
+  const KernelResult r = testing::checkLaunch(l);
+  CHECK(r.races.empty());
+  CHECK(r.notes.at(0).find("1 slices run, 3 answered by a symmetric slice") != std::string::npos);
+}
+
+TEST_CASE("weak read-modify-writes of one bin race in every execution: decided by the may-order graph", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {4, 1, 1};
+  l.init = {"bins_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"ld.weak r0, bins_0", "add r0, r0, 1", "st.weak bins_0, r0"};
+  };
+  const KernelResult r = testing::checkLaunch(l);
+  CHECK(testing::raceTexts(r) == std::set<std::string>{"ld.weak r0, bins_0 / st.weak bins_0, r0: no synchronisation",
+                                                       "st.weak bins_0, r0 / st.weak bins_0, r0: no synchronisation"});
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
+TEST_CASE("block-scope atomics of different blocks are not morally strong: scope too narrow", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"hits_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> { return {"atom.relaxed.cta.add r0, hits_0, 1"}; };
+  const KernelResult r = testing::checkLaunch(l);
+  REQUIRE(r.races.size() == 1);
+  CHECK(r.races[0].kind == "scope too narrow");
+}
+
+TEST_CASE("a counted barrier that fewer threads reach than its count hangs; nothing after it is checked", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {96, 1, 1};
+  l.init = {"stage_0 @ shared cta 0 = 0", "out_0 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.warp == 0) return {k.lane == 0 ? "st.shared stage_0, 7" : "mov r0, 0", "bar.arrive 1, 128"};
+    return {"bar.sync 1, 128", "ld.shared r0, stage_0"};
+  };
+  const KernelResult r = testing::checkLaunch(l);
+  REQUIRE(r.hangs.size() == 1);
+  CHECK(r.hangs[0].kind == "barrier never completes");
+  CHECK(r.hangs[0].threads.find("block 0 threads 32..95 wait for barrier 1 with count 128, but only 96 threads") == 0);
+  CHECK(r.races.empty());
+}
+
+TEST_CASE("an aligned barrier without a count that half the block skips is undefined behaviour", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {64, 1, 1};
+  for (int i = 0; i < 64; ++i) l.init.push_back(idx("s", i) + " @ shared cta 0 = 0");
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c{"st.shared " + idx("s", t) + ", 1"};
+    if (t < 32) c.insert(c.end(), {"bar.sync 0", "ld.shared r0, " + idx("s", t + 32)});
+    return c;
+  };
+  const KernelResult r = testing::checkLaunch(l);
+  REQUIRE(r.hangs.size() == 1);
+  CHECK(r.hangs[0].kind.find("undefined behaviour") == 0);
+  CHECK(r.hangs[0].threads.find("block 0 threads 32..63 never arrive") == 0);
+  CHECK(r.races.empty());
+}
+
+TEST_CASE("claims name global buffers and elements inside them", "[checker][kernel]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[1] == 0"};
+  CHECK_THROWS_WITH(testing::checkLaunch(reduction(true), o), Catch::Contains("--assert:1:1: error: 'out' has 1 elements"));
+  o.asserts = {"nope[0] == 0"};
+  CHECK_THROWS_WITH(testing::checkLaunch(reduction(true), o), Catch::Contains("no global buffer 'nope'"));
+  o.asserts = {"out[0] = 0"};
+  CHECK_THROWS_WITH(testing::checkLaunch(reduction(true), o), Catch::Contains("--assert:1:8: error: expected a comparison"));
+}
