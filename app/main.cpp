@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<Command> commands{addRunCommand(app),      addSuiteCommand(app),    addRacesCommand(app),
                                       addDiffCommand(app),     addFuzzDiffCommand(app), addValidateCommand(app),
-                                      addVocabularyCommand(app)};
+                                      addKernelCommand(app),   addVocabularyCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

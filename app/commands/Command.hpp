@@ -32,6 +32,8 @@ Command addDiffCommand(CLI::App& app);
 Command addFuzzDiffCommand(CLI::App& app);
 /// `validate`: tests on a GPU, compared with the model (also --tune and --compare).
 Command addValidateCommand(CLI::App& app);
+/// `kernel`: a CUDA or PTX kernel checked at its launch configuration.
+Command addKernelCommand(CLI::App& app);
 /// `vocabulary`: the base sets and relations a cat model can name.
 Command addVocabularyCommand(CLI::App& app);
 

@@ -22,8 +22,11 @@ std::string localToolDir() {
   return (fs::path(PTXMM_SOURCE_DIR) / ".tools/cuobjdump/nvidia/cu13/bin").string();
 }
 
-// The full path of CUDA tool `name` (nvcc, cuobjdump), or nullopt.
-std::optional<std::string> findTool(const std::string& name) {
+void writeFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+}  // namespace
+
+std::optional<std::string> findCudaTool(const std::string& name) {
   std::vector<std::string> dirs;
   if (const char* home = std::getenv("CUDA_HOME")) dirs.push_back((fs::path(home) / "bin").string());
   dirs.push_back("/usr/local/cuda/bin");
@@ -32,17 +35,13 @@ std::optional<std::string> findTool(const std::string& name) {
   return findProgram(name, dirs);
 }
 
-void writeFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-}  // namespace
-
 CudaWorkbench::CudaWorkbench() {
-  const auto nvcc = findTool("nvcc");
+  const auto nvcc = findCudaTool("nvcc");
   if (!nvcc) {
     problem_ = "nvcc not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)";
     return;
   }
-  const auto cuobjdump = findTool("cuobjdump");
+  const auto cuobjdump = findCudaTool("cuobjdump");
   if (!cuobjdump) {
     problem_ = "cuobjdump not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin, PATH and " + localToolDir() +
                "); `make setup` installs it from the nvidia-cuda-cuobjdump wheel";

@@ -12,6 +12,10 @@
 
 namespace ptxmm::app {
 
+/// The full path of CUDA tool `name` (nvcc, cuobjdump): $CUDA_HOME/bin, /usr/local/cuda/bin, PATH, then the
+/// project-local wheel folder; nullopt when none has it.
+std::optional<std::string> findCudaTool(const std::string& name);
+
 class CudaWorkbench : public validate::Workbench {
  public:
   /// Looks for nvcc and cuobjdump (and asks nvcc for its version).

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <deque>
+#include <fstream>
+#include "frontend/LitmusWriter.hpp"
 #include <map>
 #include <set>
 
@@ -87,7 +90,15 @@ class Checker {
     result_.block = kernel_.launch.block;
     result_.cluster = kernel_.launch.cluster.value_or(frontend::Dim3{});
     claims_ = parseClaims();
-    graph_.emplace(kernel_, options_.run.unroll);
+    try {
+      graph_.emplace(kernel_, options_.run.unroll);
+    } catch (const model::UserError& e) {
+      // The residual code is the instantiator's; a shape the unroller refuses is a limit, not bad input.
+      result_.status = KernelStatus::Unknown;
+      result_.unknowns.push_back("the launch's residual code cannot be unrolled: " + std::string(e.what()));
+      result_.checkSeconds = seconds();
+      return std::move(result_);
+    }
     instantiationFindings();
     phases_.emplace(*graph_);
     values_.emplace(*graph_, *phases_);
@@ -96,7 +107,6 @@ class Checker {
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
     runner_.emplace(model_, options_.run);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
-    incompletePaths();
     spinLoops();
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
@@ -111,6 +121,9 @@ class Checker {
   }
 
  private:
+  using Instr = std::pair<int, int>;  // (kernel thread, instruction)
+  static std::pair<Instr, Instr> unordered(Instr x, Instr y) { return x < y ? std::pair{x, y} : std::pair{y, x}; }
+
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   // What is left of --timeout for the next engine run (0: no limit); negative once it is spent.
   double remaining() const { return options_.timeoutSeconds > 0 ? options_.timeoutSeconds - seconds() : 0; }
@@ -161,37 +174,11 @@ class Checker {
 
   void instantiationFindings() {
     for (const auto& s : kernel_.symbolic)
-      result_.unknowns.push_back("the access at " + lineOf(origin(s.thread, s.origin)) + " has an address that depends on "
-                                 "values read from memory (" + s.reason + "): not supported yet");
-    for (const auto& o : kernel_.outOfBounds) result_.outOfBounds.push_back({origin(o.thread, o.origin), o.detail});
-  }
-
-  // The position of a finding of the instantiation (thread, origin index).
-  KernelPosition origin(int thread, int index) const {
-    KernelPosition p;
-    if (index >= 0 && index < static_cast<int>(kernel_.origins.size())) {
-      const auto& o = kernel_.origins[static_cast<std::size_t>(index)];
-      p = {o.source.file, o.source.line, o.source.col, o.ptx.line, {}, {}, o.ptxText};
-    }
-    if (thread >= 0 && thread < static_cast<int>(kernel_.threads.size())) {
-      p.block = kernel_.threads[static_cast<std::size_t>(thread)].ctaid;
-      p.thread = kernel_.threads[static_cast<std::size_t>(thread)].tid;
-    }
-    return p;
-  }
-
-  // A thread path that needs more loop iterations than --unroll is an execution the analyses did not see.
-  void incompletePaths() {
-    std::set<std::string> seen;
-    for (std::size_t t = 0; t < graph_->graph().threads.size(); ++t)
-      for (const ThreadPath& p : graph_->paths(static_cast<int>(t))) {
-        if (p.boundLoop < 0) continue;
-        const auto& loop = graph_->graph().threads[t].loops[static_cast<std::size_t>(p.boundLoop)];
-        const std::string why = "the loop ending at " + lineOf(graph_->position(static_cast<int>(t), loop.last)) +
-                                " needs more than " + std::to_string(options_.run.unroll) +
-                                " iterations with side effects in some execution (raise --unroll)";
-        if (seen.insert(why).second) result_.unknowns.push_back(why);
-      }
+      result_.unknowns.push_back("the access at " + lineOf(graph_->originPosition(s.thread, s.origin)) +
+                                 " has an address that depends on values read from memory (" + s.reason + "): not supported yet");
+    for (const auto& i : kernel_.incomplete)
+      result_.unknowns.push_back("at " + lineOf(graph_->originPosition(i.thread, i.origin)) + ": " + i.reason);
+    for (const auto& o : kernel_.outOfBounds) result_.outOfBounds.push_back({graph_->originPosition(o.thread, o.origin), o.detail});
   }
 
   // Issue 13's liveness check is not available to kernels yet: a residual loop that waits on memory may spin
@@ -200,7 +187,7 @@ class Checker {
     std::set<std::string> seen;
     for (std::size_t t = 0; t < graph_->graph().threads.size(); ++t)
       for (const auto& loop : graph_->graph().threads[t].loops) {
-        const std::string why = "whether the loop at " + lineOf(graph_->position(static_cast<int>(t), loop.header)) +
+        const std::string why = "whether the loop ending at " + lineOf(graph_->position(static_cast<int>(t), loop.last)) +
                                 " always ends (a hang) is not decided for kernels yet";
         if (seen.insert(why).second) result_.unknowns.push_back(why);
       }
@@ -242,20 +229,53 @@ class Checker {
       ++decidedStatically_;
       return race(v.kind, a.event, b.event);
     }
-    if (remaining() < 0) return unknown(a.event, b.event, "the --timeout was spent before this pair was decided");
-    std::string why;
-    const auto slice = builder_->build({a.event, b.event}, {{a.event, b.event}}, options_.slices, why);
-    if (!slice) return unknown(a.event, b.event, why);
-    const SliceAnswer& answer = runner_->run(*slice, std::max(0.0, remaining()));
-    if (answer.status != Status::Ok) return unknown(a.event, b.event, "the engine on its slice: " + answer.reason);
-    const auto wanted = unordered(instructionOf(a.event), instructionOf(b.event));
-    for (const SliceRace& r : answer.races)
-      if (unordered(kernelInstruction(*slice, r.first), kernelInstruction(*slice, r.second)) == wanted)
+    const Instr ia = instructionOf(a.event), ib = instructionOf(b.event);
+    const RunSlice* run = sliceContaining(ia, ib);
+    if (!run) {
+      if (remaining() < 0) return unknown(a.event, b.event, "the --timeout was spent before this pair was decided");
+      std::string why;
+      auto slice = builder_->build({a.event, b.event}, {{a.event, b.event}}, {}, options_.slices, why);
+      if (!slice) return unknown(a.event, b.event, why);
+      run = &remember(std::move(*slice));
+    }
+    if (run->answer->status != Status::Ok) return unknown(a.event, b.event, "the engine on its slice: " + run->answer->reason);
+    const auto wanted = unordered(ia, ib);
+    for (const SliceRace& r : run->answer->races)
+      if (unordered(kernelInstruction(run->slice, r.first), kernelInstruction(run->slice, r.second)) == wanted)
         return race(r.kind, a.event, b.event);
   }
 
-  using Instr = std::pair<int, int>;  // (kernel thread, instruction)
-  static std::pair<Instr, Instr> unordered(Instr x, Instr y) { return x < y ? std::pair{x, y} : std::pair{y, x}; }
+  // A slice that was run, with its answer. A closed slice holding both instructions of a pair is a slice for
+  // that pair too (closure is per event), so its answer decides the pair without another engine run.
+  struct RunSlice {
+    Slice slice;
+    const SliceAnswer* answer;
+  };
+
+  const RunSlice* sliceContaining(const std::pair<int, int>& a, const std::pair<int, int>& b) const {
+    const auto it = slicesOf_.find(a);
+    if (it == slicesOf_.end()) return nullptr;
+    for (std::size_t k : it->second) {
+      const auto other = slicesOf_.find(b);
+      if (other != slicesOf_.end() && std::find(other->second.begin(), other->second.end(), k) != other->second.end())
+        return &ran_[k];
+    }
+    return nullptr;
+  }
+
+  const RunSlice& remember(Slice slice) {
+    if (getenv("PTXMM_DEBUG_SLICES")) { static int n = 0; std::ofstream(std::string("/tmp/slice") + std::to_string(n++) + ".litmus") << frontend::writeLitmus(slice.program); }
+    const SliceAnswer& answer = runner_->run(slice, std::max(0.0, remaining()));
+    ran_.push_back({std::move(slice), &answer});
+    const Slice& kept = ran_.back().slice;
+    for (std::size_t t = 0; t < kept.threads.size(); ++t)
+      for (std::size_t i = 0; i < kept.instructions[t].size(); ++i)
+        if (kept.instructions[t][i] >= 0 &&
+            performsEvents(kept.program.threads[t].code[i]) && kept.program.threads[t].code[i].op != frontend::Opcode::Local)
+          slicesOf_[{kept.threads[t], kept.instructions[t][i]}].push_back(ran_.size() - 1);
+    return ran_.back();
+  }
+
   std::pair<int, int> instructionOf(int e) const { return {graph_->event(e).thread, graph_->instructionIndex(e)}; }
   static std::pair<int, int> kernelInstruction(const Slice& s, std::pair<int, int> at) {
     return {s.threads[static_cast<std::size_t>(at.first)],
@@ -358,9 +378,16 @@ class Checker {
       return out;
     }
     std::string why;
-    auto slice = builder_->build(seeds, {}, options_.slices, why);
+    std::vector<int> observed;
+    for (std::size_t i = 0; i < elements.size(); ++i)
+      if (locations[i] >= 0 && !forced[i]) observed.push_back(locations[i]);
+    auto slice = builder_->build(seeds, {}, observed, options_.slices, why);
     if (!slice) {
       out.unknown = "its slice cannot be built: " + why;
+      return out;
+    }
+    if (slice->opaque) {
+      out.unknown = "it depends on values ptxmm does not compute (floating-point arithmetic on loaded values, clocks)";
       return out;
     }
     // Observe the elements the slice holds; the others keep their forced values.
@@ -472,6 +499,8 @@ class Checker {
   std::optional<PairOracle> oracle_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;
+  std::deque<RunSlice> ran_;
+  std::map<std::pair<int, int>, std::vector<std::size_t>> slicesOf_;  // kept instruction -> slices holding it
   std::map<GroupKey, KernelRace> races_;
   std::map<std::string, std::string> unknownPairs_;
   std::size_t pairs_ = 0, decidedStatically_ = 0;

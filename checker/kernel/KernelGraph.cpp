@@ -128,15 +128,29 @@ const KernelAccess* KernelGraph::access(int e) const {
 
 KernelPosition KernelGraph::position(int thread, int instr) const {
   const frontend::Instruction& in = kernel_.program.threads[static_cast<std::size_t>(thread)].code[static_cast<std::size_t>(instr)];
-  const frontend::KernelThread& where = kernel_.threads[static_cast<std::size_t>(thread)];
-  KernelPosition p;
+  if (in.origin >= 0) return originPosition(thread, in.origin);
+  KernelPosition p = originPosition(thread, -1);
   p.file = in.pos.file;
-  p.line = in.pos.line;
+  p.line = p.ptxLine = in.pos.line;
   p.column = in.pos.col;
-  p.ptxLine = in.pos.line;
-  p.block = where.ctaid;
-  p.thread = where.tid;
   p.instruction = in.text;
+  return p;
+}
+
+KernelPosition KernelGraph::originPosition(int thread, int origin) const {
+  KernelPosition p;
+  if (origin >= 0 && origin < static_cast<int>(kernel_.origins.size())) {
+    const frontend::KernelOrigin& o = kernel_.origins[static_cast<std::size_t>(origin)];
+    p.file = o.source.file;
+    p.line = o.source.line;
+    p.column = o.source.col;
+    p.ptxLine = o.ptx.line;
+    p.instruction = o.ptxText;
+  }
+  if (thread >= 0 && thread < static_cast<int>(kernel_.threads.size())) {
+    p.block = kernel_.threads[static_cast<std::size_t>(thread)].ctaid;
+    p.thread = kernel_.threads[static_cast<std::size_t>(thread)].tid;
+  }
   return p;
 }
 

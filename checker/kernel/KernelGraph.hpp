@@ -3,6 +3,12 @@
 // kernel checker asks of every event: its thread and instruction, its byte range in a buffer, whether it
 // happens on every complete path of its thread, whether a loop (a wait that might not end) comes before it,
 // and where it is in the user's source. Nothing here decides ordering; it is the index the analyses share.
+//
+// Loops are unrolled to the bound; the static analyses rely on that being enough without knowing how many
+// iterations an execution needs: an instruction's later iterations access the same bytes (residual addresses
+// are concrete) and come after the earlier ones in po, so with two iterations every later copy relates to other
+// events as the second does, and barriers inside loops are not static (BarrierPhases). The engines check on
+// each slice that no consistent execution needs more iterations than they unrolled.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +60,8 @@ class KernelGraph {
   model::ValuePtr writeTerm(int e) const;
   /// Where instruction `instr` of thread `thread` is, as reports name it.
   KernelPosition position(int thread, int instr) const;
+  /// Where origin `origin` (KernelProgram::origins) is, seen from thread `thread` (-1: no thread).
+  KernelPosition originPosition(int thread, int origin) const;
   /// The position of event `e`'s instruction.
   KernelPosition position(int e) const { return position(event(e).thread, instructionIndex(e)); }
 

@@ -11,6 +11,14 @@ using model::Tag;
 // Beyond this many writers of one location the quadratic must-rf test is not worth it: no value is forced.
 constexpr std::size_t kMaxWriters = 32;
 
+// An opaque value (float arithmetic, a clock) is 0 to the evaluator but unknown to ptxmm: it forces nothing.
+bool containsOpaque(const model::ValueExpr& e) {
+  if (e.op == model::ValueOp::Opaque) return true;
+  for (const auto& a : e.args)
+    if (containsOpaque(*a)) return true;
+  return false;
+}
+
 }  // namespace
 
 KernelValues::KernelValues(const KernelGraph& kernel, const BarrierPhases& phases) : k_(kernel), phases_(phases) {
@@ -82,7 +90,7 @@ std::optional<std::int64_t> KernelValues::writeValue(int write) {
   if (std::find(inProgress_.begin(), inProgress_.end(), write) != inProgress_.end()) return std::nullopt;
   inProgress_.push_back(write);
   std::optional<std::int64_t> v;
-  if (const model::ValuePtr term = k_.writeTerm(write))
+  if (const model::ValuePtr term = k_.writeTerm(write); term && !containsOpaque(*term))
     v = model::value::evaluate(*term, [&](int r) { return readValue(r); });
   inProgress_.pop_back();
   writeValues_[write] = v;

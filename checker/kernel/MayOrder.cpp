@@ -13,6 +13,7 @@ constexpr std::size_t kCachedSearches = 64;
 
 bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
 bool strong(const model::Event& e) { return isMemory(e) && !e.is(Tag::WEAK); }
+bool acquireFence(const model::Event& e) { return e.is(Tag::F) && (e.is(Tag::ACQ) || e.is(Tag::ACQ_REL) || e.is(Tag::SC)); }
 
 }  // namespace
 
@@ -56,6 +57,11 @@ MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
     }
     return id;
   };
+  // Per thread, the last acquire-capable fence: a strong read before it ends an acquire pattern (ap3).
+  std::vector<int> lastAcquireFence(g.threads.size(), -1);
+  for (std::size_t e = g.initCount(); e < n; ++e)
+    if (g.events[e].thread >= 0 && acquireFence(g.events[e]))
+      lastAcquireFence[static_cast<std::size_t>(g.events[e].thread)] = static_cast<int>(e);
   for (std::size_t e = g.initCount(); e < n; ++e) {
     const model::Event& ev = g.events[e];
     const int ei = static_cast<int>(e);
@@ -66,6 +72,17 @@ MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
       const int h = hub(locationHubs_, ev.paddr);
       if (ev.is(Tag::W)) edge(nodeFor(ei), h);
       if (ev.is(Tag::R)) edge(h, nodeFor(ei));
+      // Reads-from orders what follows a read only through an acquire pattern (ap1-ap4); otherwise it can only
+      // continue an observation chain through the read's own atomic write half (rmw).
+      const bool acquires = ev.is(Tag::R) && !ev.is(Tag::RED) &&
+                            (ev.is(Tag::ACQ) || ev.is(Tag::ACQ_REL) || ev.is(Tag::MB) || ev.is(Tag::CB) ||
+                             lastAcquireFence[static_cast<std::size_t>(ev.thread)] > ei);
+      if (!acquires) passive_.insert(nodeFor(ei));
+      if (ev.is(Tag::W) && e > 0 && g.events[e - 1].is(Tag::R) && g.events[e - 1].node == ev.node &&
+          g.events[e - 1].thread == ev.thread && g.events[e - 1].paddr == ev.paddr) {
+        edge(nodeFor(ei - 1), nodeFor(ei));
+        passive_.insert(nodeFor(ei));
+      }
     }
     if (ev.is(Tag::BA) || ev.is(Tag::BW)) {
       // One hub per barrier domain and constant id (all generations); a computed id joins every barrier of its domain.
@@ -120,8 +137,10 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads,
                                  : std::upper_bound(chain.begin(), chain.end(), was);
       auto hi = forwardDirection ? std::lower_bound(chain.begin(), chain.end(), was)
                                  : std::upper_bound(chain.begin(), chain.end(), now);
+      // Forward, every node of a covered po event is reached; backward, a covered event reaches the target only
+      // through po, which an event entered by reads-from alone (passive) cannot continue.
       for (auto it = lo; it < hi; ++it)
-        if (const int v = nodeOf(*it); v >= 0) work.push_back(v);
+        if (const int v = nodeOf(*it); v >= 0 && (forwardDirection || !passive_.count(v))) work.push_back(v);
       if (forwardDirection)
         for (const auto& [threshold, v] : issued_[static_cast<std::size_t>(t)])
           if (threshold >= now && threshold < was) work.push_back(v);
@@ -136,7 +155,8 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads,
     if (e >= 0) {
       const int t = k_.event(e).thread;
       int& pos = r.pos[static_cast<std::size_t>(t)];
-      const int target = inPo(e) ? e : forwardDirection ? -1 : threshold_[static_cast<std::size_t>(v)];
+      const int target = inPo(e) ? (forwardDirection && passive_.count(v) ? -1 : e)
+                                 : forwardDirection ? -1 : threshold_[static_cast<std::size_t>(v)];
       if (target >= 0 && (forwardDirection ? target < pos : target > pos)) {
         pos = target;
         threads.push_back(t);
@@ -196,8 +216,11 @@ std::vector<int> MayOrder::between(int a, int b) {
     for (int e : chain_[t])
       if (e >= f.pos[t] && e <= back.pos[t]) out.push_back(e);
   }
+  // Asynchronous events, and atomics a chain passes through without entering their thread's po.
   for (std::size_t v = 0; v < nodes_.size(); ++v)
-    if (f.visited[v] && back.visited[v] && nodeEvent_[v] >= 0 && !inPo(nodeEvent_[v])) out.push_back(nodeEvent_[v]);
+    if (f.visited[v] && back.visited[v] && nodeEvent_[v] >= 0) out.push_back(nodeEvent_[v]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

@@ -4,7 +4,9 @@
 // (release/acquire patterns over obs, CTA barriers, Fence-SC, cluster barriers) and the asynchronous order
 // (iss, aint, adone); every one of those is covered by an edge here:
 //   * po, as the order of each thread's synchronising events (event ids follow a topological order of the thread);
-//   * every strong write -> every strong read of its location (through one hub node per location: may-rf);
+//   * every strong write -> every strong read of its location (through one hub node per location: may-rf); a
+//     read that cannot end an acquire pattern (spec §2.5: not .acquire, no acquire fence after it in its thread)
+//     orders nothing after it and only passes the chain on to its own atomic write half (obs through rmw);
 //   * every barrier arrive -> every wait of the same barrier (one hub per barrier: all generations);
 //   * every fence.sc -> every fence.sc (one hub: the Fence-SC order);
 //   * iss (everything po-before an asynchronous operation's issue -> its accesses), aint, adone.
@@ -19,6 +21,7 @@
 
 #include <list>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "checker/kernel/KernelGraph.hpp"
@@ -63,6 +66,7 @@ class MayOrder {
   std::vector<int> nodeEvent_;                   // node -> event (-1 for hubs)
   std::vector<int> threshold_;                   // async node -> the last event id po-before its issue (-1: none)
   std::map<std::int64_t, int> locationHubs_, barrierHubs_, fenceHub_;
+  std::set<int> passive_;  // nodes of po events that reads-from reaches without ordering what follows them
   std::list<std::pair<int, Reach>> cache_;       // forward searches, most recent first
 };
 

@@ -17,16 +17,17 @@ bool isControl(Opcode op) {
 
 std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
 
-// Every field of an instruction that gives it meaning, so two slices with the same text mean the same program.
-// A field added to Instruction must be added here: the size check below fails until it is.
+// Every field of an instruction that gives it meaning, so two slices with the same text mean the same program
+// (not its text, position or origin, which name the source). A field added to Instruction must be added here:
+// the size check below fails until it is.
 void serialize(const Instruction& in, std::string& out) {
-  static_assert(sizeof(Instruction) == 136, "a new Instruction field must be part of the slice key (serialize)");
+  static_assert(sizeof(Instruction) == 144, "a new Instruction field must be part of the slice key (serialize)");
   const int flags[] = {static_cast<int>(in.op), static_cast<int>(in.sem), in.scope ? static_cast<int>(*in.scope) : -1,
                        static_cast<int>(in.proxy), in.aliasFence, static_cast<int>(in.space), static_cast<int>(in.atomOp),
                        static_cast<int>(in.localOp), static_cast<int>(in.cmp), in.predicated, in.negatePredicate,
                        static_cast<int>(in.fenceKind), in.uniDirectional, static_cast<int>(in.bulk), in.reduce, in.sink,
                        in.drop, in.expectTx, in.noComplete, in.parity, in.tryWait, in.bulkGroup, in.readOnly,
-                       in.waitAll, in.noinc, in.afterSync, in.waitSt};
+                       in.waitAll, in.noinc, in.afterSync, in.waitSt, in.valueBits, in.valueUnsigned, in.opaqueValue};
   for (int f : flags) out += std::to_string(f) + ",";
   for (const Operand& o : in.operands)
     out += " " + std::to_string(static_cast<int>(o.kind)) + ":" + (o.kind == Operand::Kind::Immediate && o.name.empty() ? std::to_string(o.value) : o.name);
@@ -69,24 +70,6 @@ bool performsEvents(const Instruction& in) {
   return !isControl(in.op) && in.op != Opcode::Local && in.op != Opcode::Setp;
 }
 
-std::optional<std::string> definedRegister(const Instruction& in) {
-  switch (in.op) {
-    case Opcode::Ld:
-    case Opcode::Atom:
-    case Opcode::Local:
-    case Opcode::Setp:
-    case Opcode::MbarWait:
-    case Opcode::TcLd:
-    case Opcode::WgmmaMma: break;
-    case Opcode::MbarArrive:
-      if (in.sink) return std::nullopt;
-      break;
-    default: return std::nullopt;
-  }
-  if (in.operands.empty() || in.operands[0].kind != Operand::Kind::Register) return std::nullopt;
-  return in.operands[0].name;
-}
-
 struct SliceBuilder::State {
   SliceLimits limits;
   std::vector<int> order;                               // kernel threads, in the order the closure reached them
@@ -94,7 +77,19 @@ struct SliceBuilder::State {
   std::map<int, std::map<int, std::int64_t>> replaced;  // kernel thread -> instruction -> forced value it defines
   std::vector<std::pair<int, int>> queue;
   std::size_t memoryInstructions = 0;
+  bool opaque = false;
+  std::map<int, std::vector<int>> reads, writes;  // physical location -> its kept reads / writes
+  std::map<int, std::set<std::string>> needed;     // kernel thread -> registers its kept part reads
+  std::set<int> observed;                          // physical locations whose final values are asked for
+  std::set<int> relevant;                          // kept write events whose stored values matter
 };
+
+void SliceBuilder::orderBetween(State& s, int a, int b) {
+  if (!order_) return;
+  for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}})
+    for (int e : order_->between(x, y))
+      if (!phases_.unreachable(e)) keep(s, k_.event(e).thread, k_.instructionIndex(e));
+}
 
 SliceBuilder::SliceBuilder(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, MayOrder* order)
     : k_(kernel), phases_(phases), values_(values), order_(order) {
@@ -148,8 +143,16 @@ bool SliceBuilder::closeEvents(State& s, std::string& why) {
           why = "its slice needs the barrier at " + lineOf(k_.position(e)) + ", whose generations are not static";
           return false;
         }
-        // (i) reads-from. The cluster barrier's location is not memory: its arrivals are kept as barriers are.
-        if (!ev.is(Tag::R) || ev.is(Tag::CB) || ev.paddr < 0) continue;
+        // The cluster barrier's location is not memory: its arrivals are kept as barriers are.
+        if (!(ev.is(Tag::R) || ev.is(Tag::W)) || ev.is(Tag::CB) || ev.paddr < 0) continue;
+        // (iii) what may order this access with the kept accesses of its location in other threads, so the slice
+        // keeps the synchronisation that decides which writes a kept read can see.
+        auto& others = ev.is(Tag::R) ? s.writes[ev.paddr] : s.reads[ev.paddr];
+        for (int o : std::vector<int>(others))
+          if (k_.event(o).thread != ev.thread) orderBetween(s, o, e);
+        (ev.is(Tag::R) ? s.reads : s.writes)[ev.paddr].push_back(e);
+        if (!ev.is(Tag::R)) continue;
+        // (i) reads-from.
         if (values_.mixed(ev.paddr)) {
           why = "the access at " + lineOf(k_.position(e)) + " overlaps accesses of other sizes (mixed-size accesses are "
                 "not supported by the engines yet)";
@@ -178,50 +181,77 @@ int SliceBuilder::cutOf(int thread, const std::set<int>& kept) const {
   return cut;
 }
 
-// (ii) The registers a kept thread needs before its cut: operands of kept instructions and of branches, and
-// through register arithmetic what they are computed from. A dropped instruction defining one is replaced by
-// its forced value or kept. Returns whether something new was kept.
+// The operand holding the value a write instruction stores (its compare-and-swap's new value), or -1.
+int valueOperand(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::St:
+    case Opcode::Red: return 1;
+    case Opcode::Atom: return in.atomOp == frontend::AtomOp::Cas ? 3 : 2;
+    default: return -1;
+  }
+}
+
+// Whether a kept write instruction's stored value matters: some kept read whose value matters may read it.
+bool SliceBuilder::relevantWrite(const State& s, int thread, int instr) const {
+  for (int n : nodesOf_[static_cast<std::size_t>(thread)].at(instr))
+    for (int e : k_.graph().threads[static_cast<std::size_t>(thread)].nodes[static_cast<std::size_t>(n)].events)
+      if (s.relevant.count(e)) return true;
+  return false;
+}
+
+// (ii) The registers a kept thread needs before its cut: what its branches test, the operands of its kept
+// instructions other than stored values, and the stored values of relevant writes — closed through register
+// arithmetic. A write is relevant when a kept read whose value is needed (or an observed final value) may read it;
+// the other writes' values cannot change which events happen, so emit() stores 0 there, which makes slices
+// that differ only in data the same text. A dropped instruction defining a needed register is replaced by its
+// forced value, or kept. Returns whether something new was kept.
 bool SliceBuilder::closeRegisters(State& s, std::string& why) {
+  const auto& g = k_.graph();
+  // Relevance: to a fixpoint over the kept reads and writes.
+  s.relevant.clear();
+  for (const auto& [paddr, writes] : s.writes)
+    if (s.observed.count(paddr)) s.relevant.insert(writes.begin(), writes.end());
+  for (bool grown = true; grown;) {
+    grown = false;
+    for (int t : s.order) neededRegisters(s, t);
+    for (const auto& [paddr, reads] : s.reads)
+      for (int r : reads) {
+        const model::Event& ev = g.events[static_cast<std::size_t>(r)];
+        const Instruction& in = k_.kernel().program.threads[static_cast<std::size_t>(ev.thread)].code[static_cast<std::size_t>(k_.instructionIndex(r))];
+        const bool needed = (frontend::writesFirstOperand(in) && s.needed[ev.thread].count(in.operands.at(0).name)) ||
+                            relevantWrite(s, ev.thread, k_.instructionIndex(r));  // an RMW's old value feeds its write
+        if (!needed) continue;
+        for (int w : s.writes[paddr]) grown = s.relevant.insert(w).second || grown;
+      }
+  }
   bool grew = false;
   for (int t : std::vector<int>(s.order)) {
     const auto& code = k_.kernel().program.threads[static_cast<std::size_t>(t)].code;
     const std::set<int> kept = s.kept[t];
     const int cut = cutOf(t, kept);
-    std::set<std::string> needed;
-    auto use = [&](const Instruction& in) {
-      const bool defines = definedRegister(in).has_value();
-      for (std::size_t k = defines ? 1 : 0; k < in.operands.size(); ++k)
-        if (in.operands[k].kind == Operand::Kind::Register) needed.insert(in.operands[k].name);
-    };
-    for (int i : kept) use(code[static_cast<std::size_t>(i)]);
-    for (int i = 0; i < cut; ++i)
-      if (code[static_cast<std::size_t>(i)].op == Opcode::Branch) use(code[static_cast<std::size_t>(i)]);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (int i = cut - 1; i >= 0; --i) {
-        const Instruction& in = code[static_cast<std::size_t>(i)];
-        const auto def = definedRegister(in);
-        if (!def || !needed.count(*def) || kept.count(i) || s.replaced[t].count(i)) continue;
-        if (!performsEvents(in)) {
-          const std::size_t before = needed.size();
-          use(in);
-          changed = changed || needed.size() != before;
-          continue;
-        }
-        const auto& nodes = nodesOf_[static_cast<std::size_t>(t)][i];
-        std::optional<std::int64_t> forced;
-        if (nodes.size() == 1)
-          for (int e : k_.graph().threads[static_cast<std::size_t>(t)].nodes[static_cast<std::size_t>(nodes[0])].events)
-            if (k_.event(e).is(Tag::R) && !phases_.unreachable(e)) {
-              forced = values_.readValue(e);
-              break;
-            }
-        if (forced) {
-          s.replaced[t][i] = *forced;
-        } else {
-          keep(s, t, i);
-          grew = true;
-        }
+    const std::set<std::string>& needed = s.needed[t];
+    for (int i : kept) s.opaque = s.opaque || (code[static_cast<std::size_t>(i)].opaqueValue && relevantWrite(s, t, i));
+    for (int i = cut - 1; i >= 0; --i) {
+      const Instruction& in = code[static_cast<std::size_t>(i)];
+      if (!frontend::writesFirstOperand(in) || !needed.count(in.operands.at(0).name) || kept.count(i)) continue;
+      if (!performsEvents(in)) {
+        s.opaque = s.opaque || (in.op == Opcode::Local && in.localOp == frontend::LocalOp::Opaque);
+        continue;
+      }
+      if (s.replaced[t].count(i)) continue;
+      const auto& nodes = nodesOf_[static_cast<std::size_t>(t)].at(i);
+      std::optional<std::int64_t> forced;
+      if (nodes.size() == 1)
+        for (int e : g.threads[static_cast<std::size_t>(t)].nodes[static_cast<std::size_t>(nodes[0])].events)
+          if (k_.event(e).is(Tag::R) && !phases_.unreachable(e)) {
+            forced = values_.readValue(e);
+            break;
+          }
+      if (forced) {
+        s.replaced[t][i] = *forced;
+      } else {
+        keep(s, t, i);
+        grew = true;
       }
     }
   }
@@ -229,16 +259,42 @@ bool SliceBuilder::closeRegisters(State& s, std::string& why) {
   return grew;
 }
 
+// The registers thread t's kept part reads, closed backwards through the register arithmetic before its cut.
+void SliceBuilder::neededRegisters(State& s, int t) const {
+  const auto& code = k_.kernel().program.threads[static_cast<std::size_t>(t)].code;
+  const std::set<int>& kept = s.kept.at(t);
+  const int cut = cutOf(t, kept);
+  std::set<std::string>& needed = s.needed[t];
+  needed.clear();
+  auto use = [&](const Instruction& in, int skip) {
+    for (std::size_t k = frontend::writesFirstOperand(in) ? 1 : 0; k < in.operands.size(); ++k)
+      if (in.operands[k].kind == Operand::Kind::Register && static_cast<int>(k) != skip) needed.insert(in.operands[k].name);
+  };
+  for (int i : kept) {
+    const Instruction& in = code[static_cast<std::size_t>(i)];
+    use(in, relevantWrite(s, t, i) ? -1 : valueOperand(in));
+  }
+  for (int i = 0; i < cut; ++i)
+    if (code[static_cast<std::size_t>(i)].op == Opcode::Branch) use(code[static_cast<std::size_t>(i)], -1);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = cut - 1; i >= 0; --i) {
+      const Instruction& in = code[static_cast<std::size_t>(i)];
+      if (performsEvents(in) || !frontend::writesFirstOperand(in) || !needed.count(in.operands.at(0).name)) continue;
+      const std::size_t before = needed.size();
+      use(in, -1);
+      changed = changed || needed.size() != before;
+    }
+  }
+}
+
 std::optional<Slice> SliceBuilder::build(const std::vector<int>& seeds, const std::vector<std::pair<int, int>>& between,
-                                         const SliceLimits& limits, std::string& why) {
+                                         const std::vector<int>& observed, const SliceLimits& limits, std::string& why) {
   State s;
   s.limits = limits;
+  for (int loc : observed) s.observed.insert(k_.graph().locationNames.at(static_cast<std::size_t>(loc)).second);
   for (int e : seeds) keep(s, k_.event(e).thread, k_.instructionIndex(e));
-  if (!between.empty() && order_)
-    for (const auto& [a, b] : between)
-      for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}})
-        for (int e : order_->between(x, y))
-          if (!phases_.unreachable(e)) keep(s, k_.event(e).thread, k_.instructionIndex(e));
+  for (const auto& [a, b] : between) orderBetween(s, a, b);
   do {
     if (!closeEvents(s, why)) return std::nullopt;
   } while (closeRegisters(s, why));
@@ -301,6 +357,8 @@ Slice SliceBuilder::emit(const State& s) const {
     for (int i = 0; i < cut; ++i) {
       const Instruction& in = source.code[static_cast<std::size_t>(i)];
       Instruction c = in;
+      // Register arithmetic nothing kept reads is dead.
+      if ((in.op == Opcode::Local || in.op == Opcode::Setp) && !s.needed.at(t).count(in.operands.at(0).name)) continue;
       if (performsEvents(in) && !kept.count(i)) {
         if (replacedIt == s.replaced.end() || !replacedIt->second.count(i)) continue;
         c = Instruction{};
@@ -308,9 +366,11 @@ Slice SliceBuilder::emit(const State& s) const {
         c.localOp = frontend::LocalOp::Mov;
         c.pos = in.pos;
         c.text = "mov (forced value of: " + in.text + ")";
-        c.operands = {Operand{Operand::Kind::Register, *definedRegister(in), 0, in.pos},
+        c.operands = {Operand{Operand::Kind::Register, in.operands.at(0).name, 0, in.pos},
                       Operand{Operand::Kind::Immediate, "", replacedIt->second.at(i), in.pos}};
       }
+      if (kept.count(i) && valueOperand(c) >= 0 && !relevantWrite(s, t, i))
+        c.operands.at(static_cast<std::size_t>(valueOperand(c))) = Operand{Operand::Kind::Immediate, "", 0, in.pos};
       // (iv) A counted barrier counts the kept threads of its CTA that arrive at it (32 per arrival: the engines
       // read a litmus thread as a warp).
       if ((c.op == Opcode::BarSync || c.op == Opcode::BarArrive) && c.operands.size() > 1 &&
@@ -350,6 +410,7 @@ Slice SliceBuilder::emit(const State& s) const {
     p.locations.push_back(std::move(l));
   }
   out.key = serialize(p);
+  out.opaque = s.opaque;
   return out;
 }
 

@@ -3,7 +3,8 @@
 //   (i)   reads-from: every write a kept read may read (only its forced writer when KernelValues knows it);
 //   (ii)  control and data: the reads whose values feed a kept thread's branches or a kept instruction's
 //         operands, unless their value is forced (then a `mov` of that value replaces them);
-//   (iii) order: every synchronising event on a may-order path between the seeds (MayOrder.hpp);
+//   (iii) order: every synchronising event on a may-order path between the seeds, and between each kept read
+//         and the kept writes of its location in other threads (MayOrder.hpp);
 //   (iv)  barriers: every barrier of a kept thread, with its thread count set to the kept threads that arrive.
 // Each kept thread is cut after its last kept instruction (the rest cannot change the kept events).
 //
@@ -42,6 +43,7 @@ struct Slice {
   std::vector<std::vector<int>> instructions;  // per slice thread: slice instruction -> kernel instruction (-1: added)
   std::map<int, std::string> locationNames;    // kernel location index -> name in the slice
   std::string key;                             // the canonical text
+  bool opaque = false;  // a kept value is one ptxmm does not compute (the engines read it as 0): no final values
 };
 
 struct SliceLimits {
@@ -54,15 +56,19 @@ class SliceBuilder {
   SliceBuilder(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, MayOrder* order);
 
   /// The slice of `seeds`, with the events on may-order paths between every pair in `between` (needs a
-  /// MayOrder). nullopt, with the reason in `why`, when it exceeds `limits` or cannot be made sound.
+  /// MayOrder); the final values of the locations in `observed` (Program location indices) are kept exact.
+  /// nullopt, with the reason in `why`, when it exceeds `limits` or cannot be made sound.
   std::optional<Slice> build(const std::vector<int>& seeds, const std::vector<std::pair<int, int>>& between,
-                             const SliceLimits& limits, std::string& why);
+                             const std::vector<int>& observed, const SliceLimits& limits, std::string& why);
 
  private:
   struct State;
   bool keep(State& s, int thread, int instr);
+  void orderBetween(State& s, int a, int b);
   bool closeEvents(State& s, std::string& why);
   bool closeRegisters(State& s, std::string& why);
+  bool relevantWrite(const State& s, int thread, int instr) const;
+  void neededRegisters(State& s, int thread) const;
   int cutOf(int thread, const std::set<int>& kept) const;
   Slice emit(const State& s) const;
 
@@ -77,8 +83,5 @@ class SliceBuilder {
 /// Whether an instruction performs memory or synchronisation events (everything but register arithmetic and
 /// control flow).
 bool performsEvents(const frontend::Instruction& in);
-
-/// The register an instruction writes, if any.
-std::optional<std::string> definedRegister(const frontend::Instruction& in);
 
 }  // namespace ptxmm::checker::kernel

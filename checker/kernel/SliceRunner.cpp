@@ -4,6 +4,11 @@
 #include "frontend/lower/Unroller.hpp"
 
 namespace ptxmm::checker::kernel {
+namespace {
+
+constexpr int kMaxUnroll = 16;
+
+}  // namespace
 
 SliceRunner::SliceRunner(const model::CatModel& model, RunOptions options) : model_(model), options_(std::move(options)) {
   options_.engineOptions.races = true;
@@ -17,10 +22,17 @@ const SliceAnswer& SliceRunner::run(const Slice& slice, double timeoutSeconds) {
   ++runs_;
   SliceAnswer answer;
   try {
-    const model::EventGraph graph = frontend::unroll(slice.program, {options_.unroll});
+    // A loop whose iterations have effects (a compare-and-swap retry loop) gets more iterations until no
+    // consistent execution needs more, or the cap is reached and the engine's UNKNOWN stands.
     RunOptions run = options_;
     run.engineOptions.timeoutSeconds = timeoutSeconds;
-    const TestResult r = makeEngine(model_, run)->run(slice.program, graph);
+    model::EventGraph graph = frontend::unroll(slice.program, {run.unroll});
+    TestResult r = makeEngine(model_, run)->run(slice.program, graph);
+    while (r.status == Status::Unknown && !r.resourceLimit && run.unroll * 2 <= kMaxUnroll) {
+      run.unroll *= 2;
+      graph = frontend::unroll(slice.program, {run.unroll});
+      r = makeEngine(model_, run)->run(slice.program, graph);
+    }
     answer.status = r.status;
     answer.reason = r.reason;
     answer.keys = r.keys;
