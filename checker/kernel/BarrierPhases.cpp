@@ -84,30 +84,6 @@ void BarrierPhases::collect() {
     }
 }
 
-std::string BarrierPhases::threadRange(const std::vector<int>& threads) const {
-  const auto& kt = k_.kernel().threads;
-  const auto& block = k_.kernel().launch.block;
-  auto linear = [&](int t) {
-    const auto& tid = kt[static_cast<std::size_t>(t)].tid;
-    return tid.x + block.x * (tid.y + block.y * tid.z);
-  };
-  std::string out;
-  for (std::size_t i = 0; i < threads.size();) {
-    std::size_t j = i;
-    while (j + 1 < threads.size() && linear(threads[j + 1]) == linear(threads[j]) + 1 &&
-           kt[static_cast<std::size_t>(threads[j + 1])].cta == kt[static_cast<std::size_t>(threads[i])].cta)
-      ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(linear(threads[i]));
-    if (j > i) out += ".." + std::to_string(linear(threads[j]));
-    i = j + 1;
-  }
-  const auto& c = kt[static_cast<std::size_t>(threads.front())].ctaid;
-  const std::string blockName = c.y == 0 && c.z == 0 ? std::to_string(c.x)
-                                                     : "(" + std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) + ")";
-  return "block " + blockName + (threads.size() == 1 ? " thread " : " threads ") + out;
-}
-
 void BarrierPhases::stuckAfter(int thread, int node) {
   int& c = cutoff_[static_cast<std::size_t>(thread)];
   c = c < 0 ? node : std::min(c, node);
@@ -175,7 +151,7 @@ void BarrierPhases::analyse(const Key& key, Barrier& b) {
       KernelHang h;
       h.kind = "barrier never completes";
       h.at = k_.position(eventOf[line]);
-      h.threads = threadRange(threads) + " wait for barrier " + std::to_string(key.id) + " with count " +
+      h.threads = k_.threadRange(threads) + " wait for barrier " + std::to_string(key.id) + " with count " +
                   std::to_string(count) + ", but only " + std::to_string(participants) + " threads of the block ever arrive";
       hangs_.push_back(std::move(h));
     }
@@ -216,10 +192,10 @@ void BarrierPhases::analyse(const Key& key, Barrier& b) {
     h.at = k_.position(eventOf[line]);
     if (key.warp) {
       h.kind = "warp barrier never completes";
-      h.threads = threadRange(missing) + " of its member mask never arrive; " + threadRange(threads) + " wait";
+      h.threads = k_.threadRange(missing) + " of its member mask never arrive; " + k_.threadRange(threads) + " wait";
     } else {
       h.kind = "undefined behaviour: aligned barrier not executed by every thread of the block";
-      h.threads = threadRange(missing) + " never arrive at this bar.sync (executed by " + threadRange(threads) +
+      h.threads = k_.threadRange(missing) + " never arrive at this bar.sync (executed by " + k_.threadRange(threads) +
                   "); nothing after it is checked in the threads that reach it";
     }
     hangs_.push_back(std::move(h));

@@ -64,7 +64,6 @@ class BarrierPhases {
   void collect();
   void analyse(const Key& key, Barrier& b);
   void stuckAfter(int thread, int node);
-  std::string threadRange(const std::vector<int>& threads) const;
   int warpOf(int thread) const;
 
   const KernelGraph& k_;

@@ -16,9 +16,11 @@
 #include "checker/kernel/KernelClaims.hpp"
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/KernelValues.hpp"
+#include "checker/kernel/LoopLiveness.hpp"
 #include "checker/kernel/MayOrder.hpp"
 #include "checker/kernel/PairOracle.hpp"
 #include "checker/kernel/SliceRunner.hpp"
+#include "frontend/ptx/LaunchArgs.hpp"
 
 namespace ptxmm::checker::kernel {
 namespace {
@@ -30,34 +32,13 @@ constexpr const char* kPartialOverlap = "partial overlap";
 
 std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
 
-int elementBytes(frontend::ElemType t) {
-  using E = frontend::ElemType;
-  switch (t) {
-    case E::S8:
-    case E::U8: return 1;
-    case E::S16:
-    case E::U16: return 2;
-    case E::S64:
-    case E::U64:
-    case E::F64: return 8;
-    default: return 4;
-  }
-}
-
-bool elementSigned(frontend::ElemType t) {
-  using E = frontend::ElemType;
-  return t == E::S8 || t == E::S16 || t == E::S32 || t == E::S64;
-}
-
-bool elementFloat(frontend::ElemType t) { return t == frontend::ElemType::F32 || t == frontend::ElemType::F64; }
-
 // A model value (64-bit) as an element of the buffer's type: truncated to its width, sign-extended when signed.
 std::int64_t asElement(std::int64_t v, frontend::ElemType t) {
-  const int bits = 8 * elementBytes(t);
+  const int bits = 8 * frontend::elemBytes(t);
   if (bits == 64) return v;
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
   std::uint64_t u = static_cast<std::uint64_t>(v) & mask;
-  if (elementSigned(t) && (u >> (bits - 1))) u |= ~mask;
+  if (frontend::elemIsSigned(t) && (u >> (bits - 1))) u |= ~mask;
   return static_cast<std::int64_t>(u);
 }
 
@@ -73,7 +54,7 @@ std::string elementText(std::int64_t v, frontend::ElemType t) {
     std::memcpy(&d, &v, sizeof d);
     return std::to_string(d);
   }
-  if (!elementSigned(t) && elementBytes(t) == 8) return std::to_string(static_cast<std::uint64_t>(v));
+  if (!frontend::elemIsSigned(t) && frontend::elemBytes(t) == 8) return std::to_string(static_cast<std::uint64_t>(v));
   return std::to_string(asElement(v, t));
 }
 
@@ -90,6 +71,17 @@ class Checker {
     result_.block = kernel_.launch.block;
     result_.cluster = kernel_.launch.cluster.value_or(frontend::Dim3{});
     claims_ = parseClaims();
+    if (getenv("PTXMM_DEBUG_KERNEL")) {
+      std::ofstream out("/tmp/kernel.txt");
+      for (const auto& t : kernel_.program.threads) {
+        out << "thread " << t.index << " cta " << t.cta << "\n";
+        for (const auto& in : t.code) {
+          out << "  op" << static_cast<int>(in.op) << " " << in.text;
+          for (const auto& o : in.operands) out << " [" << static_cast<int>(o.kind) << ":" << o.name << ":" << o.value << "]";
+          out << "\n";
+        }
+      }
+    }
     try {
       graph_.emplace(kernel_, options_.run.unroll);
     } catch (const model::UserError& e) {
@@ -107,7 +99,8 @@ class Checker {
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
     runner_.emplace(model_, options_.run);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
-    spinLoops();
+    LoopLiveness(*graph_, *phases_, *values_, *builder_, *runner_, options_.slices, [this] { return remaining(); })
+        .check(result_.hangs, result_.unknowns);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     decideClaims();
@@ -165,7 +158,7 @@ class Checker {
       throw model::UserError(e.pos, "no global buffer '" + e.buffer + "' (the kernel's buffers:" + names + ")");
     }
     const auto& buffer = kernel_.buffers[static_cast<std::size_t>(found)];
-    const std::int64_t bytes = elementBytes(buffer.elem);
+    const std::int64_t bytes = frontend::elemBytes(buffer.elem);
     if ((e.index + 1) * bytes > buffer.bytes)
       throw model::UserError(e.pos, "'" + e.buffer + "' has " + std::to_string(buffer.bytes / bytes) + " elements; index " +
                                         std::to_string(e.index) + " is outside it");
@@ -179,18 +172,6 @@ class Checker {
     for (const auto& i : kernel_.incomplete)
       result_.unknowns.push_back("at " + lineOf(graph_->originPosition(i.thread, i.origin)) + ": " + i.reason);
     for (const auto& o : kernel_.outOfBounds) result_.outOfBounds.push_back({graph_->originPosition(o.thread, o.origin), o.detail});
-  }
-
-  // Issue 13's liveness check is not available to kernels yet: a residual loop that waits on memory may spin
-  // forever, and that is not decided here — said, never passed.
-  void spinLoops() {
-    std::set<std::string> seen;
-    for (std::size_t t = 0; t < graph_->graph().threads.size(); ++t)
-      for (const auto& loop : graph_->graph().threads[t].loops) {
-        const std::string why = "whether the loop ending at " + lineOf(graph_->position(static_cast<int>(t), loop.last)) +
-                                " always ends (a hang) is not decided for kernels yet";
-        if (seen.insert(why).second) result_.unknowns.push_back(why);
-      }
   }
 
   // Whether `e` happens in every execution: on every path of its thread, with nothing before it that might
@@ -318,7 +299,7 @@ class Checker {
   // The program location holding exactly element `e` (-1: the kernel never accesses it as such).
   int locationOf(const ElementRef& e) const {
     const int buffer = bufferOf(e);
-    const std::int64_t bytes = elementBytes(kernel_.buffers[static_cast<std::size_t>(buffer)].elem);
+    const std::int64_t bytes = frontend::elemBytes(kernel_.buffers[static_cast<std::size_t>(buffer)].elem);
     for (std::size_t l = 0; l < kernel_.locations.size(); ++l) {
       const auto& kl = kernel_.locations[l];
       if (kl.buffer == buffer && kl.offset == e.index * bytes && kl.size == bytes) return static_cast<int>(l);
@@ -328,7 +309,7 @@ class Checker {
 
   std::int64_t initialValue(const ElementRef& e) const {
     const auto& buffer = kernel_.buffers[static_cast<std::size_t>(bufferOf(e))];
-    const int bytes = elementBytes(buffer.elem);
+    const int bytes = frontend::elemBytes(buffer.elem);
     std::uint64_t v = 0;
     for (int i = bytes - 1; i >= 0; --i)
       v = (v << 8) | buffer.init[static_cast<std::size_t>(e.index * bytes + i)];
@@ -339,7 +320,7 @@ class Checker {
   // location's).
   bool mixedElement(const ElementRef& e, int location) const {
     const int buffer = bufferOf(e);
-    const std::int64_t bytes = elementBytes(kernel_.buffers[static_cast<std::size_t>(buffer)].elem);
+    const std::int64_t bytes = frontend::elemBytes(kernel_.buffers[static_cast<std::size_t>(buffer)].elem);
     for (const auto& a : graph_->accesses())
       if (a.buffer == buffer && a.write && a.location != location && a.lo < (e.index + 1) * bytes && a.hi > e.index * bytes)
         return true;
@@ -364,7 +345,7 @@ class Checker {
         out.unknown = e.text + " is written by accesses of other sizes (mixed-size accesses are not supported yet)";
         return out;
       }
-      if (elementFloat(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem)) {
+      if (frontend::elemIsFloat(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem)) {
         out.unknown = e.text + " is a floating-point element: its values are not computed";
         return out;
       }

@@ -1,6 +1,9 @@
 // The whole launch unrolled, with per-event facts (KernelGraph.hpp).
 #include "checker/kernel/KernelGraph.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "frontend/lower/Unroller.hpp"
 
 namespace ptxmm::checker::kernel {
@@ -30,14 +33,14 @@ KernelGraph::KernelGraph(const frontend::KernelProgram& kernel, int unrollBound)
   }
   // Program locations are laid out in declaration order; a kernel has no aliases, so the i-th name is the i-th
   // location of the KernelProgram.
-  std::vector<int> locationOfPhysical(graph_.physicalNames.size(), -1);
+  locationOfPhysical_.assign(graph_.physicalNames.size(), -1);
   for (std::size_t i = 0; i < graph_.locationNames.size() && i < kernel.locations.size(); ++i)
-    locationOfPhysical[static_cast<std::size_t>(graph_.locationNames[i].second)] = static_cast<int>(i);
+    locationOfPhysical_[static_cast<std::size_t>(graph_.locationNames[i].second)] = static_cast<int>(i);
   accessOf_.assign(graph_.events.size(), -1);
   for (std::size_t e = graph_.initCount(); e < graph_.events.size(); ++e) {
     const model::Event& ev = graph_.events[e];
     if (!(ev.is(model::Tag::R) || ev.is(model::Tag::W)) || ev.paddr < 0) continue;
-    const int loc = locationOfPhysical[static_cast<std::size_t>(ev.paddr)];
+    const int loc = locationOfPhysical_[static_cast<std::size_t>(ev.paddr)];
     if (loc < 0) continue;  // the virtual location of a cluster barrier
     const frontend::KernelLocation& kl = kernel.locations[static_cast<std::size_t>(loc)];
     accessOf_[e] = static_cast<int>(accesses_.size());
@@ -126,6 +129,33 @@ const KernelAccess* KernelGraph::access(int e) const {
   return a < 0 ? nullptr : &accesses_[static_cast<std::size_t>(a)];
 }
 
+std::string KernelGraph::threadRange(const std::vector<int>& threads) const {
+  const auto& kt = kernel_.threads;
+  const auto& block = kernel_.launch.block;
+  auto linear = [&](int t) {
+    const auto& tid = kt[static_cast<std::size_t>(t)].tid;
+    return tid.x + block.x * (tid.y + block.y * tid.z);
+  };
+  std::map<int, std::vector<int>> byBlock;
+  for (int t : threads) byBlock[kt[static_cast<std::size_t>(t)].cta].push_back(linear(t));
+  std::string out;
+  for (auto& [cta, ids] : byBlock) {
+    std::sort(ids.begin(), ids.end());
+    std::string list;
+    for (std::size_t i = 0; i < ids.size();) {
+      std::size_t j = i;
+      while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+      list += (list.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? ".." + std::to_string(ids[j]) : "");
+      i = j + 1;
+    }
+    const frontend::Dim3 c = kt[static_cast<std::size_t>(std::find_if(kt.begin(), kt.end(), [&](const auto& k) { return k.cta == cta; }) - kt.begin())].ctaid;
+    const std::string name = c.y == 0 && c.z == 0 ? std::to_string(c.x)
+                                                  : "(" + std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) + ")";
+    out += (out.empty() ? "" : "; ") + ("block " + name + (ids.size() == 1 ? " thread " : " threads ") + list);
+  }
+  return out;
+}
+
 KernelPosition KernelGraph::position(int thread, int instr) const {
   const frontend::Instruction& in = kernel_.program.threads[static_cast<std::size_t>(thread)].code[static_cast<std::size_t>(instr)];
   if (in.origin >= 0) return originPosition(thread, in.origin);
@@ -135,6 +165,14 @@ KernelPosition KernelGraph::position(int thread, int instr) const {
   p.column = in.pos.col;
   p.instruction = in.text;
   return p;
+}
+
+KernelPosition KernelGraph::loopPosition(int thread, int loop) const {
+  const auto& code = kernel_.program.threads[static_cast<std::size_t>(thread)].code;
+  const auto& info = graph_.threads[static_cast<std::size_t>(thread)].loops[static_cast<std::size_t>(loop)];
+  for (int i = info.last; i >= 0; --i)
+    if (code[static_cast<std::size_t>(i)].origin >= 0) return position(thread, i);
+  return position(thread, info.last);
 }
 
 KernelPosition KernelGraph::originPosition(int thread, int origin) const {

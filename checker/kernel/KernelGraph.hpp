@@ -52,6 +52,8 @@ class KernelGraph {
   bool inLoop(int e) const;
   /// The memory events of the threads (initial writes and the virtual cluster-barrier location excluded).
   const std::vector<KernelAccess>& accesses() const { return accesses_; }
+  /// The Program location index of a physical location (-1: a virtual one, the cluster barrier's).
+  int locationOfPhysical(int paddr) const { return locationOfPhysical_[static_cast<std::size_t>(paddr)]; }
   /// The access record of a memory event, if it has one.
   const KernelAccess* access(int e) const;
   /// The control-flow paths of a thread (PathEnumerator.hpp): values as terms over reads.
@@ -62,6 +64,11 @@ class KernelGraph {
   KernelPosition position(int thread, int instr) const;
   /// Where origin `origin` (KernelProgram::origins) is, seen from thread `thread` (-1: no thread).
   KernelPosition originPosition(int thread, int origin) const;
+  /// Where a loop of a thread is: its last located instruction (the back edge, usually), or the nearest located
+  /// instruction before it when the loop has none of its own (a jump the instantiator made).
+  KernelPosition loopPosition(int thread, int loop) const;
+  /// Threads of one block as reports name them: "block 0 threads 32..95" (linear thread ids, ranges merged).
+  std::string threadRange(const std::vector<int>& threads) const;
   /// The position of event `e`'s instruction.
   KernelPosition position(int e) const { return position(event(e).thread, instructionIndex(e)); }
 
@@ -73,6 +80,7 @@ class KernelGraph {
   std::vector<std::vector<std::uint8_t>> nodeFlags_;  // per thread, per node: kUnconditional | kAfterLoop | kInLoop
   std::vector<KernelAccess> accesses_;
   std::vector<int> accessOf_;  // per event: index into accesses_, or -1
+  std::vector<int> locationOfPhysical_;
   std::vector<std::vector<ThreadPath>> paths_;
 };
 

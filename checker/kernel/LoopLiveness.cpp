@@ -1,0 +1,243 @@
+// Loop termination from the final values the others leave (LoopLiveness.hpp).
+#include "checker/kernel/LoopLiveness.hpp"
+
+#include <map>
+#include <set>
+
+#include "frontend/ptx/LaunchArgs.hpp"
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using model::Tag;
+using model::ValueOp;
+using Known = std::optional<std::int64_t>;
+
+constexpr std::size_t kMaxEntryPaths = 64;
+
+std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
+
+// A term's value when what it needs is known: registers from `regs`, reads from `read`; opaque values never are.
+Known evaluate(const model::ValueExpr& e, const std::vector<Known>& regs, const std::function<Known(int)>& read) {
+  switch (e.op) {
+    case ValueOp::Const: return e.constant;
+    case ValueOp::Reg: return regs.at(static_cast<std::size_t>(e.index));
+    case ValueOp::Read: return read(e.index);
+    case ValueOp::Opaque: return std::nullopt;
+    default: break;
+  }
+  std::vector<Known> args;
+  for (const auto& a : e.args) args.push_back(evaluate(*a, regs, read));
+  if (e.op == ValueOp::LAnd && ((args[0] && !*args[0]) || (args[1] && !*args[1]))) return 0;
+  if (e.op == ValueOp::LOr && ((args[0] && *args[0]) || (args[1] && *args[1]))) return 1;
+  if (e.op == ValueOp::Ite && args[0]) return *args[0] ? args[1] : args[2];
+  std::vector<std::int64_t> concrete;
+  for (const auto& a : args) {
+    if (!a) return std::nullopt;
+    concrete.push_back(*a);
+  }
+  return model::value::applyConcrete(e.op, concrete);
+}
+
+}  // namespace
+
+LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values,
+                           SliceBuilder& builder, SliceRunner& runner, SliceLimits limits, std::function<double()> remaining)
+    : k_(kernel), phases_(phases), values_(values), builder_(builder), runner_(runner), limits_(limits),
+      remaining_(std::move(remaining)) {}
+
+void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns) {
+  const auto& g = k_.graph();
+  struct Stuck {
+    std::vector<int> threads;
+    KernelPosition at;
+  };
+  std::map<std::pair<int, std::string>, Stuck> stuck;  // (PTX line of the loop, what they read) -> threads
+  std::set<std::string> undecided;
+  for (std::size_t t = 0; t < g.threads.size(); ++t)
+    for (std::size_t l = 0; l < g.threads[t].loops.size(); ++l) {
+      const Outcome o = checkLoop(static_cast<int>(t), static_cast<int>(l));
+      const KernelPosition at = k_.loopPosition(static_cast<int>(t), static_cast<int>(l));
+      if (o.verdict == Verdict::Hangs) {
+        Stuck& s = stuck[{at.ptxLine, o.detail}];
+        if (s.threads.empty()) s.at = at;
+        s.threads.push_back(static_cast<int>(t));
+      }
+      if (o.verdict == Verdict::Unknown) undecided.insert("whether the loop ending at " + lineOf(at) + " always ends: " + o.detail);
+    }
+  for (const auto& [key, s] : stuck) hangs.push_back({"spin loop never ends", k_.threadRange(s.threads) + " " + key.second, s.at});
+  unknowns.insert(unknowns.end(), undecided.begin(), undecided.end());
+}
+
+LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
+  const auto& g = k_.graph();
+  const model::ThreadGraph& tg = g.threads[static_cast<std::size_t>(t)];
+  const model::LoopInfo& loop = tg.loops[static_cast<std::size_t>(l)];
+  for (std::size_t o = 0; o < tg.loops.size(); ++o)
+    if (static_cast<int>(o) != l && tg.loops[o].header <= loop.last && loop.header <= tg.loops[o].last)
+      return {Verdict::Unknown, "nested loops are not decided yet"};
+  int header = -1;
+  for (std::size_t n = 0; n < tg.nodes.size(); ++n)
+    if (tg.nodes[n].startsIterationOf == l && tg.nodes[n].iteration[static_cast<std::size_t>(l)] == 0) header = static_cast<int>(n);
+  const auto& headerEvents = header < 0 ? std::vector<int>{} : tg.nodes[static_cast<std::size_t>(header)].events;
+  if (header < 0 || (!headerEvents.empty() && phases_.unreachable(headerEvents.front()))) return {Verdict::Ends, ""};
+  bool complete = true;
+  const auto entries = entryStates(t, header, complete);
+  if (!complete) return {Verdict::Unknown, "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it"};
+  if (entries.empty()) return {Verdict::Ends, ""};
+
+  // The locations its first iteration reads, and every write to them but its own from the loop on.
+  std::set<int> polled;
+  for (const model::Node& node : tg.nodes)
+    if (node.iteration[static_cast<std::size_t>(l)] == 0)
+      for (int e : node.events)
+        if (k_.event(e).is(Tag::R) && !k_.event(e).is(Tag::CB) && k_.event(e).paddr >= 0) polled.insert(k_.event(e).paddr);
+  std::vector<int> seeds, observed;
+  for (int p : polled) {
+    if (k_.locationOfPhysical(p) >= 0) observed.push_back(k_.locationOfPhysical(p));
+    for (int w : values_.writesOf(p))
+      if (k_.event(w).thread >= 0 && !(k_.event(w).thread == t && k_.event(w).node >= header)) seeds.push_back(w);
+  }
+  std::vector<std::map<int, std::int64_t>> finals;  // per permitted final state: physical location -> value
+  if (seeds.empty()) {
+    std::map<int, std::int64_t> init;
+    for (int p : polled) init[p] = g.initValues[static_cast<std::size_t>(p)];
+    finals.push_back(init);
+  } else {
+    std::string why;
+    auto slice = builder_.build(seeds, {}, observed, limits_, why);
+    if (!slice) return {Verdict::Unknown, "its slice cannot be built: " + why};
+    for (std::size_t s = 0; s < slice->threads.size(); ++s)
+      if (slice->threads[s] == t)
+        for (int i : slice->instructions[s])
+          if (i >= loop.header) return {Verdict::Unknown, "what it waits for depends on what its own thread does after it"};
+    for (int loc : observed) {
+      frontend::CondValue v;
+      v.kind = frontend::CondValue::Kind::Location;
+      v.name = slice->locationNames.at(loc);
+      slice->program.observed.push_back(v);
+      slice->key += "observe " + v.name + "\n";
+    }
+    if (remaining_() < 0) return {Verdict::Unknown, "the --timeout was spent before it was decided"};
+    const SliceAnswer& answer = runner_.run(*slice, std::max(0.0, remaining_()));
+    if (answer.status != Status::Ok) return {Verdict::Unknown, "the engine on its slice: " + answer.reason};
+    if (answer.states.empty())
+      return {Verdict::Hangs, "wait for threads that never finish (no execution of the writes they wait for ends)"};
+    for (const FinalState& state : answer.states) {
+      std::map<int, std::int64_t> values;
+      for (int p : polled) {
+        const auto name = slice->locationNames.find(k_.locationOfPhysical(p));
+        const auto key = name == slice->locationNames.end() ? answer.keys.end()
+                                                             : std::find(answer.keys.begin(), answer.keys.end(), name->second);
+        values[p] = key == answer.keys.end() ? g.initValues[static_cast<std::size_t>(p)]
+                                             : state.values[static_cast<std::size_t>(key - answer.keys.begin())];
+      }
+      finals.push_back(std::move(values));
+    }
+  }
+  Outcome result{Verdict::Ends, ""};
+  for (const auto& values : finals)
+    for (const auto& regs : entries) {
+      const Outcome o = iterate(t, l, header, regs, [&](int e) -> Known {
+        const auto it = values.find(k_.event(e).paddr);
+        return it == values.end() ? std::nullopt : Known(it->second);
+      });
+      if (o.verdict == Verdict::Hangs) {
+        std::string state;
+        for (const auto& [p, v] : values) {
+          const int loc = k_.locationOfPhysical(p);
+          if (loc < 0) continue;
+          const auto& kl = k_.kernel().locations[static_cast<std::size_t>(loc)];
+          const auto& buffer = k_.kernel().buffers[static_cast<std::size_t>(kl.buffer)];
+          state += (state.empty() ? "" : ", ") + buffer.name + "[" + std::to_string(kl.offset / frontend::elemBytes(buffer.elem)) +
+                   "] == " + std::to_string(v);
+        }
+        if (state.empty()) return {Verdict::Hangs, "may spin forever: the loop reads no memory and does not exit on the values it had"};
+        return {Verdict::Hangs, "may spin forever: once every other write is done it reads " + state + " and loops again"};
+      }
+      if (o.verdict == Verdict::Unknown) result = o;
+    }
+  return result;
+}
+
+// Register values at the loop's first header node, one vector per path that leads there (reads before the
+// loop give their forced values, or stay unknown).
+std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, bool& complete) const {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  std::vector<std::vector<Known>> out;
+  std::vector<std::pair<int, std::vector<Known>>> work;
+  work.emplace_back(0, std::vector<Known>(tg.regInit.begin(), tg.regInit.end()));
+  std::size_t paths = 0;
+  while (!work.empty()) {
+    auto [n, regs] = std::move(work.back());
+    work.pop_back();
+    if (n == header) {
+      out.push_back(std::move(regs));
+      continue;
+    }
+    const model::Node& node = tg.nodes[static_cast<std::size_t>(n)];
+    auto read = [&](int e) -> Known { return values_.readValue(e); };
+    std::vector<Known> next = regs;
+    for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, regs, read);
+    const Known cond = node.branch ? evaluate(*node.branch, regs, read) : Known(0);
+    for (const model::Edge* e : {&node.next, &node.taken}) {
+      if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
+      if (e == &node.next && node.branch && cond && *cond) continue;
+      if (e->target < 0 || e->target > header) continue;  // the end, the bound, or past the loop's first header
+      if (++paths > kMaxEntryPaths) {
+        complete = false;
+        return out;
+      }
+      work.emplace_back(e->target, next);
+    }
+  }
+  return out;
+}
+
+// One iteration of loop l from its first header node with the given registers and read values: does every path
+// leave the loop?
+LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const std::vector<Known>& regs,
+                                            const std::function<Known(int)>& finalValue) const {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  struct Path {
+    int node;
+    std::vector<Known> regs;
+    bool guessed;  // some branch on the way had an unknown condition
+    bool wrote;
+  };
+  std::vector<Path> work{{header, regs, false, false}};
+  Outcome out{Verdict::Ends, ""};
+  while (!work.empty()) {
+    Path p = std::move(work.back());
+    work.pop_back();
+    const model::Node& node = tg.nodes[static_cast<std::size_t>(p.node)];
+    for (int e : node.events) {
+      const model::Event& ev = k_.event(e);
+      if (!ev.is(Tag::W)) continue;
+      const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, finalValue) : Known(1);
+      p.wrote = p.wrote || !exists || *exists;
+    }
+    std::vector<Known> next = p.regs;
+    for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, finalValue);
+    const Known cond = node.branch ? evaluate(*node.branch, p.regs, finalValue) : Known(0);
+    const bool guessed = p.guessed || (node.branch && !cond);
+    for (const model::Edge* e : {&node.next, &node.taken}) {
+      if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
+      if (e == &node.next && node.branch && cond && *cond) continue;
+      if (e->backEdgeOf >= 0 && e->backEdgeOf != l) return {Verdict::Unknown, "nested loops are not decided yet"};
+      const bool leaves = e->target == model::Edge::kEnd ||
+                          (e->target >= 0 && tg.nodes[static_cast<std::size_t>(e->target)].iteration[static_cast<std::size_t>(l)] < 0);
+      if (leaves) continue;
+      if (e->backEdgeOf == l || e->target == model::Edge::kBound) {
+        if (p.wrote) return {Verdict::Unknown, "its iterations write memory while it waits (not a spin wait)"};
+        if (guessed) out = {Verdict::Unknown, "whether it comes back depends on values ptxmm does not know here"};
+        else return {Verdict::Hangs, ""};
+        continue;
+      }
+      work.push_back({e->target, next, guessed, p.wrote});
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxmm::checker::kernel
