@@ -2,6 +2,7 @@
 #include "checker/Execution.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "checker/Odometer.hpp"
 #include "model/StaticRelations.hpp"
@@ -23,10 +24,21 @@ Execution::Execution(const model::EventGraph& graph, std::vector<const ThreadPat
     for (int e : path->events) add(e);
   candidate_ = model::Candidate(events_.size());
   writesPerLocation_.resize(g_.initCount());
+  writeTerms_.resize(events_.size());
+  writeInputs_.resize(events_.size());
   for (std::size_t i = 0; i < events_.size(); ++i) {
     if (event(i).is(Tag::R)) reads_.push_back(i);
     if (event(i).is(Tag::W)) writesPerLocation_[static_cast<std::size_t>(event(i).paddr)].push_back(i);
+    if (event(i).is(Tag::W) && event(i).thread < 0) writeTerms_[i] = event(i).value;  // an initial write: a constant
   }
+  for (const ThreadPath* path : paths_)
+    for (const auto& [w, term] : path->writeValues) {
+      const std::size_t i = *local(w);
+      writeTerms_[i] = term;
+      std::vector<int> inputs;
+      model::value::collectReads(term, inputs);
+      for (int r : inputs) writeInputs_[i].push_back(*local(r));
+    }
   buildStatic();
 }
 
@@ -66,10 +78,7 @@ Execution::Values Execution::setReadsFrom(const std::vector<std::size_t>& source
     rf.set(source[k], reads_[k]);
   }
   candidate_.rel(BaseRel::Rf) = std::move(rf);
-  values_.assign(events_.size(), std::nullopt);
-  state_.assign(events_.size(), 0);
-  thinAir_ = false;
-  for (std::size_t i = 0; i < events_.size(); ++i) computeValue(i);
+  computeValues();
   if (thinAir_) return Values::ThinAir;
   for (const ThreadPath* path : paths_)
     for (const auto& a : path->assumptions)
@@ -77,34 +86,76 @@ Execution::Values Execution::setReadsFrom(const std::vector<std::size_t>& source
   return Values::Consistent;
 }
 
-const model::ValuePtr& Execution::writeTerm(std::size_t local) const {
-  const auto& e = event(local);
-  if (e.thread >= 0)
-    for (const auto& [w, v] : paths_[static_cast<std::size_t>(e.thread)]->writeValues)
-      if (w == events_[local]) return v;
-  return e.value;  // initial writes: a constant
-}
-
-// Values by following rf into write terms; a cycle is a value that depends on itself (thin air).
-std::optional<std::int64_t> Execution::computeValue(std::size_t i) {
-  if (state_[i] == 2) return values_[i];
-  if (state_[i] == 1) {
-    thinAir_ = true;
-    return std::nullopt;
+// Values by following rf into write terms, depth first with an explicit stack (dependency chains run through
+// every event). A dependency still being computed is a value that depends on itself (thin air): it counts as
+// undetermined, and so do the values computed from it.
+void Execution::computeValues() {
+  enum : std::uint8_t { kNew, kOpen, kDone };
+  values_.assign(events_.size(), std::nullopt);
+  std::vector<std::uint8_t> state(events_.size(), kNew);
+  thinAir_ = false;
+  auto inputs = [&](std::size_t i) -> std::span<const std::size_t> {
+    if (event(i).is(Tag::R)) return {&rfSource_[i], 1};
+    return writeInputs_[i];
+  };
+  struct Frame {
+    std::size_t event;
+    std::size_t next;  // the next input to look at
+  };
+  std::vector<Frame> stack;
+  for (std::size_t start = 0; start < events_.size(); ++start) {
+    if (state[start] != kNew) continue;
+    stack.push_back({start, 0});
+    state[start] = kOpen;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const std::span<const std::size_t> in = inputs(f.event);
+      if (f.next < in.size()) {
+        const std::size_t d = in[f.next++];
+        if (state[d] == kOpen) thinAir_ = true;
+        if (state[d] != kNew) continue;
+        state[d] = kOpen;
+        stack.push_back({d, 0});
+        continue;
+      }
+      const std::size_t i = f.event;
+      stack.pop_back();
+      if (event(i).is(Tag::R))
+        values_[i] = state[rfSource_[i]] == kDone ? values_[rfSource_[i]] : std::nullopt;
+      else if (writeTerms_[i])
+        values_[i] = model::value::evaluate(writeTerms_[i], [&](int read) {
+          const std::size_t r = *local(read);
+          return state[r] == kDone ? values_[r] : std::nullopt;
+        });
+      state[i] = kDone;
+    }
   }
-  state_[i] = 1;
-  std::optional<std::int64_t> v;
-  if (event(i).is(Tag::R))
-    v = computeValue(rfSource_[i]);
-  else if (event(i).is(Tag::W))
-    v = model::value::evaluate(*writeTerm(i), [&](int read) { return computeValue(*local(read)); });
-  state_[i] = 2;
-  values_[i] = v;
-  return v;
 }
 
 std::optional<std::int64_t> Execution::evaluate(const model::ValuePtr& term) const {
-  return model::value::evaluate(*term, [&](int read) { return values_[*local(read)]; });
+  return model::value::evaluate(term, [&](int read) { return values_[*local(read)]; });
+}
+
+bool Execution::needsUnspecifiedValue(const std::vector<ObservedKey>& keys) const {
+  auto unspecified = [&](const model::ValuePtr& term) {
+    if (!term || !(term->contains & model::ValueExpr::kHasPartial)) return false;
+    bool u = false;
+    model::value::evaluate(term, [&](int read) { return values_[*local(read)]; }, &u);
+    return u;
+  };
+  for (const ThreadPath* path : paths_) {
+    for (const auto& [w, term] : path->writeValues)
+      if (unspecified(term)) return true;
+    for (const auto& a : path->assumptions)
+      if (unspecified(a.term)) return true;
+    for (const auto& b : path->barriers)
+      if (unspecified(b.id) || unspecified(b.count)) return true;
+  }
+  for (const auto& k : keys)
+    if (k.kind == ObservedKey::Kind::Register &&
+        unspecified(paths_[static_cast<std::size_t>(k.thread)]->finalRegisters[static_cast<std::size_t>(k.reg)]))
+      return true;
+  return false;
 }
 
 std::optional<std::vector<Arrival>> Execution::arrivals() const {

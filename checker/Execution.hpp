@@ -62,11 +62,13 @@ class Execution {
   std::size_t readsFrom(std::size_t read) const { return rfSource_[read]; }
   /// The value of a term over reads (after setReadsFrom).
   std::optional<std::int64_t> evaluate(const model::ValuePtr& term) const;
+  /// Whether a value the execution needs (a write's value, a branch or cas outcome, a barrier operand, an observed
+  /// register) depends on a result PTX leaves unspecified, a division by zero (after setReadsFrom).
+  bool needsUnspecifiedValue(const std::vector<ObservedKey>& keys) const;
 
  private:
   void buildStatic();
-  const model::ValuePtr& writeTerm(std::size_t local) const;
-  std::optional<std::int64_t> computeValue(std::size_t i);
+  void computeValues();
 
   const model::EventGraph& g_;
   std::vector<const ThreadPath*> paths_;
@@ -75,9 +77,10 @@ class Execution {
   model::Candidate candidate_;
   std::vector<std::size_t> reads_;
   std::vector<std::vector<std::size_t>> writesPerLocation_;
+  std::vector<model::ValuePtr> writeTerms_;                  // per write: its value over reads (null otherwise)
+  std::vector<std::vector<std::size_t>> writeInputs_;         // per write: the reads its value uses
   std::vector<std::size_t> rfSource_;
   std::vector<std::optional<std::int64_t>> values_;
-  std::vector<std::uint8_t> state_;
   bool thinAir_ = false;
 };
 

@@ -148,6 +148,7 @@ class Enumeration {
                      std::to_string(g_.unrollBound) + " iterations of the loop ending at " + loop.pos.file + ":" +
                      std::to_string(loop.pos.line) + " (raise --unroll)");
     }
+    if (x.needsUnspecifiedValue(keys_)) return unknown(unspecifiedReason());
     for (auto f : eval_.raisedFlags()) result_.flags.insert(eval_.model().checks[f].name);
     const auto finals = x.finalStates(keys_);
     for (const auto& state : finals) {

@@ -120,4 +120,8 @@ std::string timeoutReason(double seconds) {
   return text.str();
 }
 
+std::string unspecifiedReason() {
+  return "an execution divides by zero (div or rem), whose result PTX leaves unspecified";
+}
+
 }  // namespace ptxmm::checker

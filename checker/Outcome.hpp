@@ -112,4 +112,8 @@ TestResult errorResult(const std::string& file, const model::UserError& error);
 /// Why a run stopped at --timeout, worded the same for both engines ("timeout after 0.2 s").
 std::string timeoutReason(double seconds);
 
+/// Why a consistent execution cannot be given a final state: it needs the result of a division by zero, which
+/// PTX leaves unspecified (model/ValueSemantics.hpp). Worded the same for both engines.
+std::string unspecifiedReason();
+
 }  // namespace ptxmm::checker

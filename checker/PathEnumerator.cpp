@@ -1,4 +1,4 @@
-// Depth-first symbolic execution of a thread's node DAG (PathEnumerator.hpp).
+// Depth-first symbolic execution of a thread's node DAG (PathEnumerator.hpp), without recursion.
 #include "checker/PathEnumerator.hpp"
 
 #include <algorithm>
@@ -14,12 +14,15 @@ namespace value = model::value;
 
 std::vector<int> readsOf(const ValuePtr& term) {
   std::vector<int> out;
-  value::collectReads(*term, out);
+  value::collectReads(term, out);
   return out;
 }
 
 bool isConstant(const ValuePtr& t) { return t->op == model::ValueOp::Const; }
 
+// Depth first with an explicit stack of pending alternatives (a thread may have thousands of instructions, so
+// no recursion per node): at a fork the second alternative is pushed and the first continued at once, so paths
+// come out in the order a recursive walk would give them.
 class Walker {
  public:
   Walker(const model::EventGraph& g, int thread) : g_(g), t_(g.threads[static_cast<std::size_t>(thread)]) {}
@@ -32,8 +35,17 @@ class Walker {
     if (t_.nodes.empty()) {
       s.path.finalRegisters = s.regs;
       out_.push_back(std::move(s.path));
-    } else {
-      visit(0, std::move(s));
+      return std::move(out_);
+    }
+    enter(0, s);
+    pending_.push_back({nullptr, 0, 0, std::move(s)});
+    while (!pending_.empty()) {
+      Task task = std::move(pending_.back());
+      pending_.pop_back();
+      if (task.edge)
+        follow(*task.edge, std::move(task.state));
+      else
+        walkNode(task.node, task.event, std::move(task.state));
     }
     return std::move(out_);
   }
@@ -48,13 +60,21 @@ class Walker {
     std::vector<std::size_t> iterAssignStart;
   };
 
-  void visit(int nodeIndex, State s) {
+  // An alternative still to explore: follow `edge`, or (edge null) go on with node `node` from its event `event`.
+  struct Task {
+    const Edge* edge;
+    int node;
+    std::size_t event;
+    State state;
+  };
+
+  // Entering a node that starts a loop iteration marks where the iteration's events and assignments begin.
+  void enter(int nodeIndex, State& s) const {
     const model::Node& node = t_.nodes[static_cast<std::size_t>(nodeIndex)];
     if (node.startsIterationOf >= 0) {
       s.iterEventStart[static_cast<std::size_t>(node.startsIterationOf)] = s.path.events.size();
       s.iterAssignStart[static_cast<std::size_t>(node.startsIterationOf)] = s.assignLog.size();
     }
-    performEvents(node, 0, std::move(s));
   }
 
   // Records what the path assumes; a branch (`controlsLater`) makes every later event ctrl-dependent on the
@@ -67,35 +87,39 @@ class Walker {
         s.controllingReads.push_back(r);
   }
 
-  // Events of a node one by one, forking where an event happens only under a condition (cas).
-  void performEvents(const model::Node& node, std::size_t k, State s) {
-    if (k == node.events.size()) return afterEvents(node, std::move(s));
-    const int e = node.events[k];
-    const model::Event& ev = g_.events[static_cast<std::size_t>(e)];
-    if (ev.existsIf) {
-      const ValuePtr cond = value::substitute(ev.existsIf, s.regs);
-      if (isConstant(cond)) {
-        if (cond->constant == 0) return performEvents(node, k + 1, std::move(s));
-      } else {
-        State skipped = s;
-        assume(skipped, cond, false, false);
-        performEvents(node, k + 1, std::move(skipped));
-        for (int r : readsOf(cond)) s.path.ctrl.emplace_back(r, e);
-        assume(s, cond, true, false);
+  // The events of a node from `k` on, forking where an event happens only under a condition (cas): the path
+  // without the event is continued here, the one with it is pushed.
+  void walkNode(int nodeIndex, std::size_t k, State s) {
+    const model::Node& node = t_.nodes[static_cast<std::size_t>(nodeIndex)];
+    for (; k < node.events.size(); ++k) {
+      const int e = node.events[k];
+      const model::Event& ev = g_.events[static_cast<std::size_t>(e)];
+      if (ev.existsIf) {
+        const ValuePtr cond = value::substitute(ev.existsIf, s.regs);
+        if (isConstant(cond)) {
+          if (cond->constant == 0) continue;
+        } else {
+          State happens = s;
+          for (int r : readsOf(cond)) happens.path.ctrl.emplace_back(r, e);
+          assume(happens, cond, true, false);
+          if (perform(ev, e, happens)) pending_.push_back({nullptr, nodeIndex, k + 1, std::move(happens)});
+          assume(s, cond, false, false);
+          continue;
+        }
       }
+      if (!perform(ev, e, s)) return;
     }
-    // A blocking event (barrier.cluster.wait) happens only once its condition holds: executions where it
-    // never does do not terminate, so the path assumes it.
-    if (ev.assume) {
-      const ValuePtr cond = value::substitute(ev.assume, s.regs);
-      if (isConstant(cond) && cond->constant == 0) return;
-      if (!isConstant(cond)) assume(s, cond, true, false);
-    }
-    include(ev, e, s);
-    performEvents(node, k + 1, std::move(s));
+    afterEvents(node, std::move(s));
   }
 
-  void include(const model::Event& ev, int e, State& s) {
+  // Adds an event that happens to the path; false when the path blocks there for good (a blocking event,
+  // barrier.cluster.wait, whose condition is false: executions where it never holds do not terminate).
+  bool perform(const model::Event& ev, int e, State& s) {
+    if (ev.assume) {
+      const ValuePtr cond = value::substitute(ev.assume, s.regs);
+      if (isConstant(cond) && cond->constant == 0) return false;
+      if (!isConstant(cond)) assume(s, cond, true, false);
+    }
     s.path.events.push_back(e);
     for (int r : s.controllingReads) s.path.ctrl.emplace_back(r, e);
     if (ev.value && ev.is(model::Tag::W)) {
@@ -111,8 +135,10 @@ class Walker {
           for (int r : readsOf(*t)) s.path.data.emplace_back(r, e);
       s.path.barriers.push_back(std::move(b));
     }
+    return true;
   }
 
+  // Assignments, then the successor; at a branch on a read value the taken side is pushed.
   void afterEvents(const model::Node& node, State s) {
     std::vector<std::pair<int, ValuePtr>> updates;
     for (const auto& [reg, term] : node.assigns) updates.emplace_back(reg, value::substitute(term, s.regs));
@@ -123,11 +149,11 @@ class Walker {
     if (!node.branch) return follow(node.next, std::move(s));
     const ValuePtr cond = value::substitute(node.branch, s.regs);
     if (isConstant(cond)) return follow(cond->constant != 0 ? node.taken : node.next, std::move(s));
-    State notTaken = s;
-    assume(notTaken, cond, false, true);
-    follow(node.next, std::move(notTaken));
-    assume(s, cond, true, true);
-    follow(node.taken, std::move(s));
+    State taken = s;
+    assume(taken, cond, true, true);
+    pending_.push_back({&node.taken, 0, 0, std::move(taken)});
+    assume(s, cond, false, true);
+    follow(node.next, std::move(s));
   }
 
   // An iteration that went back to its loop head without an observable effect (SpinLoops.hpp).
@@ -140,24 +166,22 @@ class Walker {
     return true;
   }
 
+  // Ends the path, or continues it at the edge's target (pushed, so the walk never nests).
   void follow(const Edge& edge, State s) {
     if (edge.backEdgeOf >= 0 && unobservableIteration(s, edge.backEdgeOf)) return;
-    if (edge.target == Edge::kBound) {
-      s.path.boundLoop = edge.backEdgeOf;
+    if (edge.target == Edge::kBound || edge.target == Edge::kEnd) {
+      if (edge.target == Edge::kBound) s.path.boundLoop = edge.backEdgeOf;
       s.path.finalRegisters = s.regs;
       out_.push_back(std::move(s.path));
       return;
     }
-    if (edge.target == Edge::kEnd) {
-      s.path.finalRegisters = s.regs;
-      out_.push_back(std::move(s.path));
-      return;
-    }
-    visit(edge.target, std::move(s));
+    enter(edge.target, s);
+    pending_.push_back({nullptr, edge.target, 0, std::move(s)});
   }
 
   const model::EventGraph& g_;
   const model::ThreadGraph& t_;
+  std::vector<Task> pending_;
   std::vector<ThreadPath> out_;
 };
 

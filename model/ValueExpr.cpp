@@ -1,162 +1,131 @@
-// Construction, substitution and evaluation of value terms (ValueExpr.hpp).
+// Construction, substitution and evaluation of value terms (ValueExpr.hpp), all without recursion.
 #include "model/ValueExpr.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 
+#include "model/TreeRelease.hpp"
 #include "model/ValueSemantics.hpp"
 
-namespace ptxmm::model::value {
+namespace ptxmm::model {
 namespace {
 
-struct OpRow {
-  int arity;
-  const char* symbol;
-};
-constexpr std::array kOps = {
-#define PTXMM_ROW(name, arity, symbol) OpRow{arity, symbol},
+constexpr std::array kArity = {
+#define PTXMM_ROW(name, arity) arity,
     PTXMM_VALUE_OPS(PTXMM_ROW)
 #undef PTXMM_ROW
 };
 
-const OpRow& row(ValueOp op) { return kOps[static_cast<std::size_t>(op)]; }
+ChildSlots<ValueExpr> slotsOf(ValueExpr& e) {
+  ChildSlots<ValueExpr> s;
+  s.count = e.args.size();
+  for (std::size_t i = 0; i < s.count; ++i) s.slot[i] = &e.args[i];
+  return s;
+}
 
-// 64-bit integers for applyOperator (ValueSemantics.hpp): wrapping arithmetic, since overflowing litmus
-// arithmetic must be defined, not UB.
-struct Concrete {
-  using Value = std::int64_t;
-  static std::uint64_t u(std::int64_t v) { return static_cast<std::uint64_t>(v); }
-  static std::int64_t wrap(std::uint64_t v) { return static_cast<std::int64_t>(v); }
-  Value constant(std::int64_t c) const { return c; }
-  Value add(Value a, Value b) const { return wrap(u(a) + u(b)); }
-  Value sub(Value a, Value b) const { return wrap(u(a) - u(b)); }
-  Value mul(Value a, Value b) const { return wrap(u(a) * u(b)); }
-  Value sdiv(Value a, Value b) const { return a / b; }
-  Value srem(Value a, Value b) const { return a % b; }
-  Value bitAnd(Value a, Value b) const { return a & b; }
-  Value bitOr(Value a, Value b) const { return a | b; }
-  Value bitXor(Value a, Value b) const { return a ^ b; }
-  Value shl(Value a, Value amount) const { return wrap(u(a) << amount); }
-  Value ashr(Value a, Value amount) const { return a >> amount; }
-  Value neg(Value a) const { return wrap(0 - u(a)); }
-  Value bitNot(Value a) const { return ~a; }
-  bool eq(Value a, Value b) const { return a == b; }
-  bool ne(Value a, Value b) const { return a != b; }
-  bool lt(Value a, Value b) const { return a < b; }
-  bool le(Value a, Value b) const { return a <= b; }
-  bool gt(Value a, Value b) const { return a > b; }
-  bool ge(Value a, Value b) const { return a >= b; }
-  bool land(bool a, bool b) const { return a && b; }
-  bool lor(bool a, bool b) const { return a || b; }
-  bool lnot(bool a) const { return !a; }
-  template <class Then, class Else>
-  Value ite(bool c, Then then, Else otherwise) const {
-    return c ? then() : otherwise();
-  }
-  Value unreachable() const {
-    assert(!"leaf operators have no concrete application");
-    return 0;
-  }
-};
+ValuePtr leaf(ValueOp op, std::int64_t constant, int index, std::uint8_t contains) {
+  auto e = std::make_shared<ValueExpr>();
+  e->op = op;
+  e->constant = constant;
+  e->index = index;
+  e->contains = contains;
+  return e;
+}
 
 }  // namespace
 
-int arity(ValueOp op) { return row(op).arity; }
+ValueExpr::~ValueExpr() { releaseChildren(*this, slotsOf); }
 
-ValuePtr constant(std::int64_t v) {
-  auto e = std::make_shared<ValueExpr>();
-  e->op = ValueOp::Const;
-  e->constant = v;
-  return e;
+namespace value {
+
+int arity(ValueOp op) { return kArity[static_cast<std::size_t>(op)]; }
+
+ValuePtr constant(std::int64_t v) { return leaf(ValueOp::Const, v, -1, 0); }
+ValuePtr reg(int id) { return leaf(ValueOp::Reg, 0, id, ValueExpr::kHasReg); }
+ValuePtr read(int eventId) { return leaf(ValueOp::Read, 0, eventId, ValueExpr::kHasRead); }
+
+std::int64_t applyConcrete(ValueOp op, const std::vector<std::int64_t>& args) {
+  semantics::Concrete c;
+  return semantics::apply(c, op, args.data());
 }
-
-ValuePtr reg(int id) {
-  auto e = std::make_shared<ValueExpr>();
-  e->op = ValueOp::Reg;
-  e->index = id;
-  return e;
-}
-
-ValuePtr read(int eventId) {
-  auto e = std::make_shared<ValueExpr>();
-  e->op = ValueOp::Read;
-  e->index = eventId;
-  return e;
-}
-
-std::int64_t applyConcrete(ValueOp op, const std::vector<std::int64_t>& a) { return applyOperator(Concrete{}, op, a); }
 
 ValuePtr apply(ValueOp op, std::vector<ValuePtr> args) {
   assert(static_cast<int>(args.size()) == arity(op) && arity(op) > 0);
   if (op == ValueOp::Ite && args[0]->op == ValueOp::Const) return args[0]->constant != 0 ? args[1] : args[2];
-  if (std::all_of(args.begin(), args.end(), [](const ValuePtr& a) { return a->op == ValueOp::Const; })) {
-    std::vector<std::int64_t> vals;
-    for (const auto& a : args) vals.push_back(a->constant);
-    return constant(applyConcrete(op, vals));
+  const bool partial = op == ValueOp::Div || op == ValueOp::Rem;
+  const bool constants =
+      std::all_of(args.begin(), args.end(), [](const ValuePtr& a) { return a->op == ValueOp::Const; });
+  if (constants && !(partial && args[1]->constant == 0)) {
+    std::array<std::int64_t, 3> vals{};
+    for (std::size_t i = 0; i < args.size(); ++i) vals[i] = args[i]->constant;
+    semantics::Concrete c;
+    return constant(semantics::apply(c, op, vals.data()));
   }
   auto e = std::make_shared<ValueExpr>();
   e->op = op;
+  e->contains = partial ? ValueExpr::kHasPartial : 0;
+  for (const auto& a : args) e->contains |= a->contains;
   e->args = std::move(args);
   return e;
 }
 
 ValuePtr substitute(const ValuePtr& e, const std::vector<ValuePtr>& regs) {
-  if (e->op == ValueOp::Reg) {
-    const auto id = static_cast<std::size_t>(e->index);
-    return id < regs.size() && regs[id] ? regs[id] : e;
-  }
-  if (e->args.empty()) return e;
-  std::vector<ValuePtr> args;
-  bool changed = false;
-  for (const auto& a : e->args) {
-    args.push_back(substitute(a, regs));
-    changed |= args.back() != a;
-  }
-  return changed ? apply(e->op, std::move(args)) : e;
+  return fold<ValuePtr>(
+      e, [](const ValuePtr& p) { return !(p->contains & ValueExpr::kHasReg); },
+      [&](const ValuePtr& p) {
+        if (p->op != ValueOp::Reg) return p;
+        const auto id = static_cast<std::size_t>(p->index);
+        return id < regs.size() && regs[id] ? regs[id] : p;
+      },
+      [](const ValuePtr& p, const ValuePtr* args) {
+        bool changed = false;
+        for (std::size_t i = 0; i < p->args.size(); ++i) changed |= args[i] != p->args[i];
+        return changed ? apply(p->op, std::vector<ValuePtr>(args, args + p->args.size())) : p;
+      });
 }
 
-std::optional<std::int64_t> evaluate(const ValueExpr& e,
-                                     const std::function<std::optional<std::int64_t>(int)>& readValue) {
-  switch (e.op) {
-    case ValueOp::Const: return e.constant;
-    case ValueOp::Read: return readValue(e.index);
-    case ValueOp::Reg: assert(!"registers must be substituted before evaluation"); return std::nullopt;
-    default: break;
-  }
-  std::vector<std::int64_t> vals;
-  for (const auto& a : e.args) {
-    auto v = evaluate(*a, readValue);
-    if (!v) return std::nullopt;
-    vals.push_back(*v);
-  }
-  return applyConcrete(e.op, vals);
+std::optional<std::int64_t> evaluate(const ValuePtr& e, const std::function<std::optional<std::int64_t>(int)>& readValue,
+                                     bool* unspecified) {
+  // The value and whether it needs an unspecified result; nullopt values propagate.
+  struct Result {
+    std::optional<std::int64_t> value;
+    bool unspecified = false;
+  };
+  semantics::Concrete c;
+  const Result r = fold<Result>(
+      e, [](const ValuePtr&) { return false; },
+      [&](const ValuePtr& p) -> Result {
+        switch (p->op) {
+          case ValueOp::Const: return {p->constant};
+          case ValueOp::Read: return {readValue(p->index)};
+          default: assert(!"registers must be substituted before evaluation"); return {};
+        }
+      },
+      [&](const ValuePtr& p, const Result* args) -> Result {
+        std::array<std::int64_t, 3> vals{};
+        std::array<bool, 3> unspec{};
+        for (std::size_t i = 0; i < p->args.size(); ++i) {
+          if (!args[i].value) return {};
+          vals[i] = *args[i].value;
+          unspec[i] = args[i].unspecified;
+        }
+        return {semantics::apply(c, p->op, vals.data()), semantics::unspecified(c, p->op, vals.data(), unspec.data())};
+      });
+  if (unspecified) *unspecified = r.unspecified;
+  return r.value;
 }
 
-void collectReads(const ValueExpr& e, std::vector<int>& out) {
-  if (e.op == ValueOp::Read) {
-    if (std::find(out.begin(), out.end(), e.index) == out.end()) out.push_back(e.index);
-    return;
-  }
-  for (const auto& a : e.args) collectReads(*a, out);
+void collectReads(const ValuePtr& e, std::vector<int>& out) {
+  // The fold's result carries nothing (a char, as std::vector<bool> has no data()).
+  fold<char>(
+      e, [](const ValuePtr& p) { return !(p->contains & ValueExpr::kHasRead); },
+      [&](const ValuePtr& p) {
+        if (p->op == ValueOp::Read && std::find(out.begin(), out.end(), p->index) == out.end()) out.push_back(p->index);
+        return char{};
+      },
+      [](const ValuePtr&, const char*) { return char{}; });
 }
 
-std::string print(const ValueExpr& e, const std::function<std::string(int)>& regName,
-                  const std::function<std::string(int)>& readName) {
-  switch (e.op) {
-    case ValueOp::Const: return std::to_string(e.constant);
-    case ValueOp::Reg: return regName(e.index);
-    case ValueOp::Read: return readName(e.index);
-    case ValueOp::Ite:
-      return "(" + print(*e.args[0], regName, readName) + " ? " + print(*e.args[1], regName, readName) + " : " +
-             print(*e.args[2], regName, readName) + ")";
-    default: break;
-  }
-  const std::string sym = row(e.op).symbol;
-  if (e.args.size() == 1) return sym + print(*e.args[0], regName, readName);
-  if (e.op == ValueOp::Min || e.op == ValueOp::Max)
-    return sym + "(" + print(*e.args[0], regName, readName) + ", " + print(*e.args[1], regName, readName) + ")";
-  return "(" + print(*e.args[0], regName, readName) + " " + sym + " " + print(*e.args[1], regName, readName) + ")";
-}
-
-}  // namespace ptxmm::model::value
+}  // namespace value
+}  // namespace ptxmm::model

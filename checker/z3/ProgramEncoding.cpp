@@ -5,9 +5,12 @@
 #include <cassert>
 #include <functional>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "checker/SpinLoops.hpp"
 #include "checker/z3/SymbolicAlgebra.hpp"
+#include "checker/z3/ValueEncoding.hpp"
 #include "model/StaticRelations.hpp"
 #include "model/ValueSemantics.hpp"
 
@@ -19,43 +22,6 @@ using model::ValueOp;
 
 namespace {
 
-constexpr unsigned kBits = 64;
-
-// 64-bit vectors for applyOperator (model/ValueSemantics.hpp): the explicit engine's arithmetic as terms.
-struct BitVectors {
-  using Value = z3::expr;
-  z3::context& ctx;
-  Value constant(std::int64_t c) const { return ctx.bv_val(c, kBits); }
-  Value add(const Value& a, const Value& b) const { return a + b; }
-  Value sub(const Value& a, const Value& b) const { return a - b; }
-  Value mul(const Value& a, const Value& b) const { return a * b; }
-  Value sdiv(const Value& a, const Value& b) const { return a / b; }
-  Value srem(const Value& a, const Value& b) const { return z3::srem(a, b); }
-  Value bitAnd(const Value& a, const Value& b) const { return a & b; }
-  Value bitOr(const Value& a, const Value& b) const { return a | b; }
-  Value bitXor(const Value& a, const Value& b) const { return a ^ b; }
-  Value shl(const Value& a, const Value& amount) const { return z3::shl(a, amount); }
-  Value ashr(const Value& a, const Value& amount) const { return z3::ashr(a, amount); }
-  Value neg(const Value& a) const { return -a; }
-  Value bitNot(const Value& a) const { return ~a; }
-  Value eq(const Value& a, const Value& b) const { return a == b; }
-  Value ne(const Value& a, const Value& b) const { return a != b; }
-  Value lt(const Value& a, const Value& b) const { return a < b; }
-  Value le(const Value& a, const Value& b) const { return a <= b; }
-  Value gt(const Value& a, const Value& b) const { return a > b; }
-  Value ge(const Value& a, const Value& b) const { return a >= b; }
-  Value land(const Value& a, const Value& b) const { return a && b; }
-  Value lor(const Value& a, const Value& b) const { return a || b; }
-  Value lnot(const Value& a) const { return !a; }
-  template <class Then, class Else>
-  Value ite(const Value& c, Then then, Else otherwise) const {
-    return z3::ite(c, then(), otherwise());
-  }
-  Value unreachable() const {
-    assert(!"unhandled value operator");
-    return constant(0);
-  }
-};
 
 // A Boolean per read event: "this read occurs in the term" (for dependencies), keyed by event id.
 using DepSet = std::map<int, z3::expr>;
@@ -76,22 +42,24 @@ z3::expr sum(z3::context& ctx, const std::vector<z3::expr>& terms) {
 
 }  // namespace
 
-// Registers, their dependency sets and the reads controlling the path, at one program point.
+// Registers, whether their values need an unspecified result, their dependency sets and the reads controlling
+// the path, at one program point.
 struct ProgramEncoding::ThreadState {
   std::vector<z3::expr> regs;
+  std::vector<z3::expr> unspec;
   std::vector<DepSet> deps;
   DepSet controlling;
 };
 
 ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys)
-    : ctx_(ctx), graph_(graph), constraints_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()) {
+    : ctx_(ctx), graph_(graph), constraints_(ctx), unspecified_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()) {
   const std::size_t n = size();
   for (std::size_t t = 0; t < model::kTagCount; ++t) sets_.emplace_back(ctx, n);
   for (std::size_t r = 0; r < model::kBaseRelCount; ++r) rels_.emplace_back(ctx, n);
-  value_.assign(n, ctx.bv_val(0, kBits));
+  value_.assign(n, ctx.bv_val(0, kValueBits));
   for (std::size_t p = 0; p < graph_.initCount(); ++p) {
     events_.set(p, ctx.bool_val(true));
-    value_[p] = ctx.bv_val(graph_.initValues[p], kBits);
+    value_[p] = ctx.bv_val(graph_.initValues[p], kValueBits);
   }
   for (std::size_t t = 0; t < graph_.threads.size(); ++t) encodeThread(static_cast<int>(t));
   encodeStatic();
@@ -111,9 +79,13 @@ void ProgramEncoding::encodeThread(int t) {
   regBase_.push_back(finalRegs_.size());
   const std::size_t regs = tg.registers.size();
   std::vector<z3::expr> initRegs;
-  for (auto v : tg.regInit) initRegs.push_back(ctx_.bv_val(v, kBits));
+  for (auto v : tg.regInit) initRegs.push_back(ctx_.bv_val(v, kValueBits));
+  const std::vector<z3::expr> initUnspec(regs, ctx_.bool_val(false));
   if (tg.nodes.empty()) {
-    for (const auto& r : initRegs) finalRegs_.push_back(r);
+    for (std::size_t r = 0; r < regs; ++r) {
+      finalRegs_.push_back(initRegs[r]);
+      finalUnspec_.push_back(initUnspec[r]);
+    }
     return;
   }
 
@@ -127,7 +99,10 @@ void ProgramEncoding::encodeThread(int t) {
     ThreadState s{in.back().second};
     for (std::size_t k = in.size() - 1; k-- > 0;) {
       const auto& [cond, st] = in[k];
-      for (std::size_t r = 0; r < regs; ++r) s.regs[r] = z3::ite(cond, st.regs[r], s.regs[r]);
+      for (std::size_t r = 0; r < regs; ++r) {
+        s.regs[r] = z3::ite(cond, st.regs[r], s.regs[r]);
+        if (!z3::eq(st.unspec[r], s.unspec[r])) s.unspec[r] = z3::ite(cond, st.unspec[r], s.unspec[r]);
+      }
     }
     // Dependencies: a read occurs on the path iff it occurs along the incoming edge that was taken.
     for (std::size_t r = 0; r < regs; ++r) {
@@ -143,27 +118,33 @@ void ProgramEncoding::encodeThread(int t) {
     return s;
   };
 
-  // A term over registers (before the node) and the node's reads, as a bit vector.
-  std::function<z3::expr(const model::ValueExpr&, const ThreadState&)> term = [&](const model::ValueExpr& e,
-                                                                                    const ThreadState& s) -> z3::expr {
-    switch (e.op) {
-      case ValueOp::Const: return ctx_.bv_val(e.constant, kBits);
-      case ValueOp::Reg: return s.regs[static_cast<std::size_t>(e.index)];
-      case ValueOp::Read: return value_[static_cast<std::size_t>(e.index)];
-      default: break;
-    }
-    std::vector<z3::expr> a;
-    for (const auto& arg : e.args) a.push_back(term(*arg, s));
-    return model::applyOperator(BitVectors{ctx_}, e.op, a);
+  // A term over registers (before the node) and the node's reads, as a bit vector with its unspecified flag.
+  auto sym = [&](const model::ValuePtr& e, const ThreadState& s) {
+    return encodeValue(
+        ctx_, e, [&](int r) { return SymValue{s.regs[static_cast<std::size_t>(r)], s.unspec[static_cast<std::size_t>(r)]}; },
+        [&](int read) { return value_[static_cast<std::size_t>(read)]; });
   };
-  // The reads occurring in a term once registers are substituted (the explicit engine's dependencies).
-  std::function<void(const model::ValueExpr&, const ThreadState&, DepSet&)> deps =
-      [&](const model::ValueExpr& e, const ThreadState& s, DepSet& out) {
-        if (e.op == ValueOp::Read) orInto(out, e.index, ctx_.bool_val(true));
-        if (e.op == ValueOp::Reg)
-          for (const auto& [read, c] : s.deps[static_cast<std::size_t>(e.index)]) orInto(out, read, c);
-        for (const auto& arg : e.args) deps(*arg, s, out);
-      };
+  // A term the execution evaluates where `when` holds: a value it needs (ValueSemantics.hpp's unspecified flag).
+  auto evaluated = [&](const model::ValuePtr& e, const ThreadState& s, const z3::expr& when) {
+    const SymValue v = sym(e, s);
+    if (!v.unspecified.is_false()) unspecified_.push_back(when && v.unspecified);
+    return v.value;
+  };
+  // The reads occurring in a term once registers are substituted (the explicit engine's dependencies): its Read
+  // leaves, and the reads its registers' terms contain.
+  auto deps = [&](const model::ValuePtr& e, const ThreadState& s, DepSet& out) {
+    std::set<std::pair<model::ValueOp, int>> seen;
+    model::value::fold<char>(
+        e, [](const model::ValuePtr&) { return false; },
+        [&](const model::ValuePtr& p) {
+          if (!seen.emplace(p->op, p->index).second) return char{};
+          if (p->op == ValueOp::Read) orInto(out, p->index, ctx_.bool_val(true));
+          if (p->op == ValueOp::Reg)
+            for (const auto& [read, c] : s.deps[static_cast<std::size_t>(p->index)]) orInto(out, read, c);
+          return char{};
+        },
+        [](const model::ValuePtr&, const char*) { return char{}; });
+  };
   auto addDep = [&](BaseRel rel, int read, int event, const z3::expr& cond) {
     auto& r = rels_[static_cast<std::size_t>(rel)];
     const auto i = static_cast<std::size_t>(read), j = static_cast<std::size_t>(event);
@@ -172,7 +153,7 @@ void ProgramEncoding::encodeThread(int t) {
 
   for (std::size_t ni = 0; ni < tg.nodes.size(); ++ni) {
     const model::Node& node = tg.nodes[ni];
-    ThreadState s = ni == 0 ? ThreadState{initRegs, std::vector<DepSet>(regs), {}} : merge(incoming[ni]);
+    ThreadState s = ni == 0 ? ThreadState{initRegs, initUnspec, std::vector<DepSet>(regs), {}} : merge(incoming[ni]);
     const z3::expr here = ni == 0 ? ctx_.bool_val(true) : [&] {
       z3::expr_vector conds(ctx_);
       for (const auto& [c, st] : incoming[ni]) conds.push_back(c);
@@ -185,29 +166,29 @@ void ProgramEncoding::encodeThread(int t) {
       const auto ue = static_cast<std::size_t>(e);
       z3::expr ex = here;
       if (ev.existsIf) {
-        ex = here && term(*ev.existsIf, s) != ctx_.bv_val(0, kBits);
+        ex = here && evaluated(ev.existsIf, s, here) != ctx_.bv_val(0, kValueBits);
         DepSet d;
-        deps(*ev.existsIf, s, d);
+        deps(ev.existsIf, s, d);
         for (const auto& [read, c] : d) addDep(BaseRel::Ctrl, read, e, ex && c);
       }
       events_.set(ue, ex);
       for (const auto& [read, c] : s.controlling) addDep(BaseRel::Ctrl, read, e, ex && c);
-      if (ev.is(Tag::R)) value_[ue] = ctx_.bv_const(("v" + std::to_string(e)).c_str(), kBits);
+      if (ev.is(Tag::R)) value_[ue] = ctx_.bv_const(("v" + std::to_string(e)).c_str(), kValueBits);
       // A blocking event happens only once its condition holds (see PathEnumerator).
-      if (ev.assume) constraints_.push_back(z3::implies(ex, term(*ev.assume, s) != ctx_.bv_val(0, kBits)));
+      if (ev.assume) constraints_.push_back(z3::implies(ex, evaluated(ev.assume, s, ex) != ctx_.bv_val(0, kValueBits)));
       if (ev.is(Tag::W) && ev.value) {
-        value_[ue] = term(*ev.value, s);
+        value_[ue] = evaluated(ev.value, s, ex);
         DepSet d;
-        deps(*ev.value, s, d);
+        deps(ev.value, s, d);
         for (const auto& [read, c] : d) addDep(BaseRel::Data, read, e, ex && c);
       }
       if (ev.barrierId) {
-        const z3::expr id = term(*ev.barrierId, s).simplify();
+        const z3::expr id = evaluated(ev.barrierId, s, ex).simplify();
         std::optional<z3::expr> count;
-        if (ev.barrierCount) count = term(*ev.barrierCount, s).simplify();
+        if (ev.barrierCount) count = evaluated(ev.barrierCount, s, ex).simplify();
         DepSet d;
-        deps(*ev.barrierId, s, d);
-        if (ev.barrierCount) deps(*ev.barrierCount, s, d);
+        deps(ev.barrierId, s, d);
+        if (ev.barrierCount) deps(ev.barrierCount, s, d);
         for (const auto& [read, c] : d) addDep(BaseRel::Data, read, e, ex && c);
         if (!id.is_numeral() || (count && !count->is_numeral())) {
           unsupported_ = "the Z3 engine needs barrier ids and counts that do not depend on memory (" + ev.label + ")";
@@ -223,16 +204,18 @@ void ProgramEncoding::encodeThread(int t) {
     // Assignments are simultaneous: every right-hand side reads the registers before the node.
     ThreadState after = s;
     for (const auto& [reg, t2] : node.assigns) {
-      after.regs[static_cast<std::size_t>(reg)] = term(*t2, s);
+      const SymValue v = sym(t2, s);
+      after.regs[static_cast<std::size_t>(reg)] = v.value;
+      after.unspec[static_cast<std::size_t>(reg)] = v.unspecified;
       DepSet d;
-      deps(*t2, s, d);
+      deps(t2, s, d);
       after.deps[static_cast<std::size_t>(reg)] = std::move(d);
     }
     z3::expr takenCond = ctx_.bool_val(false);
     if (node.branch) {
-      takenCond = term(*node.branch, after) != ctx_.bv_val(0, kBits);
+      takenCond = evaluated(node.branch, after, here) != ctx_.bv_val(0, kValueBits);
       DepSet d;
-      deps(*node.branch, after, d);
+      deps(node.branch, after, d);
       for (const auto& [read, c] : d) orInto(after.controlling, read, c);
     }
 
@@ -273,11 +256,10 @@ void ProgramEncoding::encodeThread(int t) {
     }
   }
   constraints_.push_back(!dropped);
-  if (ends.empty()) {
-    for (std::size_t r = 0; r < regs; ++r) finalRegs_.push_back(initRegs[r]);
-  } else {
-    const ThreadState end = merge(ends);
-    for (std::size_t r = 0; r < regs; ++r) finalRegs_.push_back(end.regs[r]);
+  const ThreadState end = ends.empty() ? ThreadState{initRegs, initUnspec, std::vector<DepSet>(regs), {}} : merge(ends);
+  for (std::size_t r = 0; r < regs; ++r) {
+    finalRegs_.push_back(end.regs[r]);
+    finalUnspec_.push_back(end.unspec[r]);
   }
   // Control flow reaches an end or the bound; the bound is what the engine reports as UNKNOWN.
 }
@@ -434,11 +416,13 @@ void ProgramEncoding::encodeOutcome(const std::vector<ObservedKey>& keys) {
   const auto& co = rels_[static_cast<std::size_t>(BaseRel::Co)];
   for (const auto& k : keys) {
     if (k.kind == ObservedKey::Kind::Register) {
-      outcome_.push_back(finalRegs_[regBase_[static_cast<std::size_t>(k.thread)] + static_cast<std::size_t>(k.reg)]);
+      const std::size_t r = regBase_[static_cast<std::size_t>(k.thread)] + static_cast<std::size_t>(k.reg);
+      outcome_.push_back(finalRegs_[r]);
+      if (!finalUnspec_[r].is_false()) unspecified_.push_back(finalUnspec_[r]);
       continue;
     }
     // The final value is the value of one co-maximal write, chosen freely among them [§2.12].
-    const z3::expr final = ctx_.bv_const(("final_" + k.display).c_str(), kBits);
+    const z3::expr final = ctx_.bv_const(("final_" + k.display).c_str(), kValueBits);
     z3::expr_vector choices(ctx_);
     for (std::size_t w = 0; w < size(); ++w) {
       if (!graph_.events[w].is(Tag::W) || graph_.events[w].paddr != k.physical) continue;
@@ -452,6 +436,10 @@ void ProgramEncoding::encodeOutcome(const std::vector<ObservedKey>& keys) {
     constraints_.push_back(z3::atleast(choices, 1));
     outcome_.push_back(final);
   }
+}
+
+z3::expr ProgramEncoding::unspecified() const {
+  return unspecified_.empty() ? ctx_.bool_val(false) : z3::mk_or(unspecified_);
 }
 
 z3::expr ProgramEncoding::thinAir() const {

@@ -50,6 +50,9 @@ class ProgramEncoding {
   const std::vector<BoundHit>& boundHits() const { return boundHits_; }
   /// rf ∪ data has a cycle: the values of the execution depend on themselves.
   z3::expr thinAir() const;
+  /// A value the execution needs (a write's value, a branch or cas outcome, a barrier operand, an observed
+  /// register) depends on a division by zero, whose result PTX leaves unspecified.
+  z3::expr unspecified() const;
 
   /// The choices of a model (for the cross-check).
   Witness decode(const z3::model& m) const;
@@ -68,12 +71,14 @@ class ProgramEncoding {
   const model::EventGraph& graph_;
   std::optional<std::string> unsupported_;
   z3::expr_vector constraints_;
+  z3::expr_vector unspecified_;  // conditions under which an execution needs an unspecified value
   SymSet events_;
   std::vector<SymSet> sets_;
   std::vector<SymRel> rels_;
   model::Candidate bounds_;
   std::vector<z3::expr> value_;        // per event: read value (fresh) or write value (term)
   std::vector<z3::expr> finalRegs_;    // flattened per thread: [thread][register]
+  std::vector<z3::expr> finalUnspec_;  // the same layout: the final value needs an unspecified result
   std::vector<std::size_t> regBase_;   // first index of each thread in finalRegs_
   std::vector<BoundHit> boundHits_;
   std::vector<z3::expr> outcome_;

@@ -102,6 +102,9 @@ class Query {
       unknown("the model permits an execution whose values depend on themselves (out of thin air); its values "
               "cannot be enumerated");
     solver_.add(!thinAir);
+    const z3::expr unspecified = program.unspecified();
+    if (sat(unspecified)) unknown(unspecifiedReason());
+    solver_.add(!unspecified);
     if (stopped_) return;
 
     for (const auto& f : model.flags())
