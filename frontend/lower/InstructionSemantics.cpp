@@ -22,20 +22,32 @@ namespace value = model::value;
 ValuePtr k(std::int64_t c) { return value::constant(c); }
 ValuePtr op(ValueOp o, ValuePtr a, ValuePtr b) { return value::apply(o, {std::move(a), std::move(b)}); }
 
-// ---- mbarrier state as one integer [§4.2]: 16-bit fields phase | pending | expected | tx-count + 2^15 -------------
+// ---- mbarrier state as one integer [§4.2] ---------------------------------------------------------------------------
+// PTX's ranges (ISA, "Contents of the mbarrier object"): expected arrival count 1 .. 2^20-1, pending arrival count
+// 0 .. 2^20-1, tx-count -(2^20-1) .. 2^20-1. Packed into the 64-bit value, low bits first:
+//   tx-count + 2^21 (22 bits: room for one operation of the largest count on either side of the range),
+//   expected (20 bits), pending (20 bits), phase modulo 4 (2 bits).
+// The phase is kept modulo 4: a wait may only name the current phase or the one before it (ISA, test_wait/
+// try_wait), and a state token is the phase it was taken in, so its phase completed iff the phase moved on.
 
 namespace mbar {
-constexpr std::int64_t kTxOffset = 1 << 15;
-ValuePtr field(const ValuePtr& v, int shift) { return op(ValueOp::And, op(ValueOp::Shr, v, k(shift)), k(0xFFFF)); }
-ValuePtr phase(const ValuePtr& v) { return op(ValueOp::Shr, v, k(48)); }
-ValuePtr pending(const ValuePtr& v) { return field(v, 32); }
-ValuePtr expected(const ValuePtr& v) { return field(v, 16); }
-ValuePtr tx(const ValuePtr& v) { return op(ValueOp::Sub, field(v, 0), k(kTxOffset)); }
+constexpr std::int64_t kMaxCount = (1 << 20) - 1;  // the largest count of each kind (ISA)
+constexpr int kTxBits = 22, kCountBits = 20;
+constexpr int kExpectedShift = kTxBits, kPendingShift = kTxBits + kCountBits, kPhaseShift = kTxBits + 2 * kCountBits;
+constexpr std::int64_t kTxOffset = std::int64_t{1} << (kTxBits - 1);
+constexpr std::int64_t kTxMask = (std::int64_t{1} << kTxBits) - 1, kCountMask = (std::int64_t{1} << kCountBits) - 1;
+ValuePtr field(const ValuePtr& v, int shift, std::int64_t mask) {
+  return op(ValueOp::And, op(ValueOp::Shr, v, k(shift)), k(mask));
+}
+ValuePtr phase(const ValuePtr& v) { return field(v, kPhaseShift, 3); }
+ValuePtr pending(const ValuePtr& v) { return field(v, kPendingShift, kCountMask); }
+ValuePtr expected(const ValuePtr& v) { return field(v, kExpectedShift, kCountMask); }
+ValuePtr tx(const ValuePtr& v) { return op(ValueOp::Sub, field(v, 0, kTxMask), k(kTxOffset)); }
 ValuePtr pack(const ValuePtr& ph, const ValuePtr& pend, const ValuePtr& exp, const ValuePtr& t) {
+  auto put = [](const ValuePtr& x, std::int64_t mask, int shift) { return op(ValueOp::Shl, op(ValueOp::And, x, k(mask)), k(shift)); };
   return op(ValueOp::Or,
-            op(ValueOp::Or, op(ValueOp::Shl, ph, k(48)), op(ValueOp::Shl, op(ValueOp::And, pend, k(0xFFFF)), k(32))),
-            op(ValueOp::Or, op(ValueOp::Shl, op(ValueOp::And, exp, k(0xFFFF)), k(16)),
-               op(ValueOp::And, op(ValueOp::Add, t, k(kTxOffset)), k(0xFFFF))));
+            op(ValueOp::Or, put(ph, 3, kPhaseShift), put(pend, kCountMask, kPendingShift)),
+            op(ValueOp::Or, put(exp, kCountMask, kExpectedShift), put(op(ValueOp::Add, t, k(kTxOffset)), kTxMask, 0)));
 }
 // After an arrive-on or a complete-tx: when nothing is pending, the phase completes and the object re-arms.
 ValuePtr settle(const ValuePtr& ph, const ValuePtr& pend, const ValuePtr& exp, const ValuePtr& t) {
@@ -206,6 +218,8 @@ class Emitter {
   void barrier();
   void clusterBarrier();
   void mbarrierOp(AsyncRecord& r);
+  // The value of an mbarrier count operand; an immediate outside least..2^20-1 is a located error.
+  ValuePtr mbarrierCount(const Operand& o, std::int64_t least, const std::string& what);
   void cpAsync(AsyncRecord& r);
   void bulkCopy(AsyncRecord& r);
   void asyncStore(AsyncRecord& r);
@@ -403,6 +417,13 @@ void Emitter::clusterBarrier() {
 
 // ---- mbarrier [§4.2] ------------------------------------------------------------------------------------------------
 
+ValuePtr Emitter::mbarrierCount(const Operand& o, std::int64_t least, const std::string& what) {
+  if (o.kind == Operand::Kind::Immediate && (o.value < least || o.value > mbar::kMaxCount))
+    throw UserError(o.pos, what + " must be in " + std::to_string(least) + ".." + std::to_string(mbar::kMaxCount) +
+                               " (PTX ISA: contents of the mbarrier object), not " + std::to_string(o.value));
+  return operandValue(o);
+}
+
 void Emitter::mbarrierOp(AsyncRecord&) {
   const bool init = in_.op == Opcode::MbarInit;
   const Operand& mOp = in_.op == Opcode::MbarArrive || in_.op == Opcode::MbarWait ? ops()[1] : ops()[0];
@@ -412,7 +433,7 @@ void Emitter::mbarrierOp(AsyncRecord&) {
                                  "' belongs to another CTA) [§4.2]");
   const TagSet base = tagBit(Tag::MB) | tagBit(Tag::GEN);
   if (init) {
-    const ValuePtr n = operandValue(ops()[1]);
+    const ValuePtr n = mbarrierCount(ops()[1], 1, "the expected arrival count of mbarrier.init");
     event(addEvent(base | tagBit(Tag::W) | tagBit(Tag::WEAK) | tagBit(Tag::MBINIT), &m)).value =
         mbar::pack(k(0), n, n, k(0));
     return;
@@ -426,8 +447,9 @@ void Emitter::mbarrierOp(AsyncRecord&) {
     const int r = addEvent(tags | tagBit(Tag::R), &m);
     const ValuePtr v = value::read(r);
     const ValuePtr arg = operandValue(ops()[2]);
+    // A token is the phase it was taken in (modulo 4, like the phase): its phase completed iff the phase moved on.
     const ValuePtr done = in_.parity ? op(ValueOp::Ne, op(ValueOp::And, mbar::phase(v), k(1)), arg)
-                                     : op(ValueOp::Gt, mbar::phase(v), arg);
+                                     : op(ValueOp::Ne, mbar::phase(v), arg);
     assign(ops()[0], done);
     // Only a successful acquire wait acquires: its marker exists iff the wait returns true [§2.1].
     if (sem == Sem::Acquire) {
@@ -442,25 +464,29 @@ void Emitter::mbarrierOp(AsyncRecord&) {
   switch (in_.op) {
     case Opcode::MbarArrive: {
       const bool counted = ops().size() > 2 && !in_.expectTx;
-      const ValuePtr arrivals = counted ? operandValue(ops()[2]) : k(1);
-      const ValuePtr dtx = in_.expectTx ? operandValue(ops()[2]) : k(0);
+      const ValuePtr arrivals = counted ? mbarrierCount(ops()[2], 1, "the arrival count") : k(1);
+      const ValuePtr dtx = in_.expectTx ? mbarrierCount(ops()[2], 0, "the transaction count") : k(0);
       w.value = mbar::arrive(old, arrivals, in_.drop, dtx);
       if (!in_.sink) assign(ops()[0], mbar::phase(old));  // the state token: the phase the arrival counted for
       return;
     }
     case Opcode::MbarExpectTx:
       w.value = mbar::pack(mbar::phase(old), mbar::pending(old), mbar::expected(old),
-                           op(ValueOp::Add, mbar::tx(old), operandValue(ops()[1])));
+                           op(ValueOp::Add, mbar::tx(old), mbarrierCount(ops()[1], 0, "the transaction count")));
       return;
     default:  // MbarCompleteTx
       w.value = mbar::settle(mbar::phase(old), mbar::pending(old), mbar::expected(old),
-                             op(ValueOp::Sub, mbar::tx(old), operandValue(ops()[1])));
+                             op(ValueOp::Sub, mbar::tx(old), mbarrierCount(ops()[1], 0, "the transaction count")));
       return;
   }
 }
 
 int Emitter::completeTx(const Operand& mbarOperand, std::int64_t bytes) {
   const Address& m = address(mbarOperand, Needs::MBarrier, StateSpace::SharedCluster);
+  if (bytes > mbar::kMaxCount)
+    throw UserError(mbarOperand.pos, "the operation completes " + std::to_string(bytes) +
+                                         " transaction bytes on one mbarrier, more than its tx-count range allows (at most " +
+                                         std::to_string(mbar::kMaxCount) + ", PTX ISA: contents of the mbarrier object)");
   const TagSet tags = tagBit(Tag::MB) | tagBit(Tag::GEN) | tagBit(Tag::REL) | tagBit(Tag::CLUSTER);
   return asyncRmw(tags, m, [&](const ValuePtr& old) {
     return mbar::settle(mbar::phase(old), mbar::pending(old), mbar::expected(old), op(ValueOp::Sub, mbar::tx(old), k(bytes)));
