@@ -11,8 +11,12 @@
 namespace ptxmm::model {
 namespace {
 
-constexpr std::array kArity = {
-#define PTXMM_ROW(name, arity) arity,
+struct OpRow {
+  int arity;
+  const char* symbol;
+};
+constexpr std::array kOps = {
+#define PTXMM_ROW(name, arity, symbol) OpRow{arity, symbol},
     PTXMM_VALUE_OPS(PTXMM_ROW)
 #undef PTXMM_ROW
 };
@@ -39,7 +43,7 @@ ValueExpr::~ValueExpr() { releaseChildren(*this, slotsOf); }
 
 namespace value {
 
-int arity(ValueOp op) { return kArity[static_cast<std::size_t>(op)]; }
+int arity(ValueOp op) { return kOps[static_cast<std::size_t>(op)].arity; }
 
 ValuePtr constant(std::int64_t v) { return leaf(ValueOp::Const, v, -1, 0); }
 ValuePtr reg(int id) { return leaf(ValueOp::Reg, 0, id, ValueExpr::kHasReg); }
@@ -125,6 +129,30 @@ void collectReads(const ValuePtr& e, std::vector<int>& out) {
         return char{};
       },
       [](const ValuePtr&, const char*) { return char{}; });
+}
+
+std::string print(const ValuePtr& e, const std::function<std::string(int)>& regName,
+                  const std::function<std::string(int)>& readName) {
+  return fold<std::string>(
+      e, [](const ValuePtr&) { return false; },
+      [&](const ValuePtr& p) {
+        switch (p->op) {
+          case ValueOp::Reg: return regName(p->index);
+          case ValueOp::Read: return readName(p->index);
+          default: return std::to_string(p->constant);
+        }
+      },
+      [](const ValuePtr& p, const std::string* a) {
+        const std::string sym = kOps[static_cast<std::size_t>(p->op)].symbol;
+        switch (p->op) {
+          case ValueOp::Ite: return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
+          case ValueOp::Min:
+          case ValueOp::Max:
+          case ValueOp::Opaque: return sym + "(" + a[0] + (arity(p->op) == 2 ? ", " + a[1] : std::string()) + ")";
+          default: break;
+        }
+        return arity(p->op) == 1 ? sym + a[0] : "(" + a[0] + " " + sym + " " + a[1] + ")";
+      });
 }
 
 }  // namespace value

@@ -22,39 +22,39 @@
 
 namespace ptxmm::model {
 
-// X(enum name, arity). Arity 0 ops are leaves.
+// X(enum name, arity, printed symbol). Arity 0 ops are leaves.
 #define PTXMM_VALUE_OPS(X) \
-  X(Const, 0)              \
-  X(Reg, 0)                \
-  X(Read, 0)               \
-  X(Add, 2)                \
-  X(Sub, 2)                \
-  X(Mul, 2)                \
-  X(Div, 2)                \
-  X(Rem, 2)                \
-  X(And, 2)                \
-  X(Or, 2)                 \
-  X(Xor, 2)                \
-  X(Shl, 2)                \
-  X(Shr, 2)                \
-  X(Min, 2)                \
-  X(Max, 2)                \
-  X(Eq, 2)                 \
-  X(Ne, 2)                 \
-  X(Lt, 2)                 \
-  X(Le, 2)                 \
-  X(Gt, 2)                 \
-  X(Ge, 2)                 \
-  X(LAnd, 2)               \
-  X(LOr, 2)                \
-  X(Neg, 1)                \
-  X(Not, 1)                \
-  X(LNot, 1)               \
-  X(Ite, 3)                \
-  X(Opaque, 1)
+  X(Const, 0, "")           \
+  X(Reg, 0, "")             \
+  X(Read, 0, "")            \
+  X(Add, 2, "+")            \
+  X(Sub, 2, "-")            \
+  X(Mul, 2, "*")            \
+  X(Div, 2, "/")            \
+  X(Rem, 2, "%")            \
+  X(And, 2, "&")            \
+  X(Or, 2, "|")             \
+  X(Xor, 2, "^")            \
+  X(Shl, 2, "<<")           \
+  X(Shr, 2, ">>")           \
+  X(Min, 2, "min")          \
+  X(Max, 2, "max")          \
+  X(Eq, 2, "==")            \
+  X(Ne, 2, "!=")            \
+  X(Lt, 2, "<")             \
+  X(Le, 2, "<=")            \
+  X(Gt, 2, ">")             \
+  X(Ge, 2, ">=")            \
+  X(LAnd, 2, "&&")          \
+  X(LOr, 2, "||")           \
+  X(Neg, 1, "-")            \
+  X(Not, 1, "~")            \
+  X(LNot, 1, "!")           \
+  X(Ite, 3, "?")            \
+  X(Opaque, 1, "opaque")
 
 enum class ValueOp : std::uint8_t {
-#define PTXMM_ENUM(name, arity) name,
+#define PTXMM_ENUM(name, arity, symbol) name,
   PTXMM_VALUE_OPS(PTXMM_ENUM)
 #undef PTXMM_ENUM
 };
@@ -105,6 +105,11 @@ void collectReads(const ValuePtr& e, std::vector<int>& out);
 
 /// Operator arity from the table.
 int arity(ValueOp op);
+
+/// The term as text (infix, fully parenthesised; `opaque(x)`), registers and reads named by the callbacks; two
+/// terms print alike exactly when they are the same term up to sharing.
+std::string print(const ValuePtr& e, const std::function<std::string(int)>& regName,
+                  const std::function<std::string(int)>& readName);
 
 /// Post-order fold over the DAG under `root` without recursion: `leaf(p)` gives the result of a leaf or of a
 /// node `stop(p)` selects (its children are not visited), `node(p, args)` that of an operator from its arguments'

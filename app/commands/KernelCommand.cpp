@@ -66,8 +66,8 @@ struct KernelCommand {
     if (!nvcc)
       throw model::UserError({file, 0, 0}, "a .cu file needs nvcc, which was not found ($CUDA_HOME/bin, "
                                            "/usr/local/cuda/bin, PATH); give the .ptx it emits instead");
-    char pattern[] = "/tmp/ptxmm-kernel-XXXXXX";
-    if (!mkdtemp(pattern)) throw std::runtime_error("cannot create a temporary folder for nvcc's output");
+    std::string pattern = (fs::temp_directory_path() / "ptxmm-kernel-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary folder for nvcc's output");
     const fs::path dir(pattern);
     const std::string out = (dir / (fs::path(file).stem().string() + ".ptx")).string();
     std::vector<std::string> argv{*nvcc};

@@ -5,8 +5,6 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
-#include <fstream>
-#include "frontend/LitmusWriter.hpp"
 #include <map>
 #include <set>
 
@@ -71,17 +69,6 @@ class Checker {
     result_.block = kernel_.launch.block;
     result_.cluster = kernel_.launch.cluster.value_or(frontend::Dim3{});
     claims_ = parseClaims();
-    if (getenv("PTXMM_DEBUG_KERNEL")) {
-      std::ofstream out("/tmp/kernel.txt");
-      for (const auto& t : kernel_.program.threads) {
-        out << "thread " << t.index << " cta " << t.cta << "\n";
-        for (const auto& in : t.code) {
-          out << "  op" << static_cast<int>(in.op) << " " << in.text;
-          for (const auto& o : in.operands) out << " [" << static_cast<int>(o.kind) << ":" << o.name << ":" << o.value << "]";
-          out << "\n";
-        }
-      }
-    }
     try {
       graph_.emplace(kernel_, options_.run.unroll);
     } catch (const model::UserError& e) {
@@ -245,7 +232,6 @@ class Checker {
   }
 
   const RunSlice& remember(Slice slice) {
-    if (getenv("PTXMM_DEBUG_SLICES")) { static int n = 0; std::ofstream(std::string("/tmp/slice") + std::to_string(n++) + ".litmus") << frontend::writeLitmus(slice.program); }
     const SliceAnswer& answer = runner_->run(slice, std::max(0.0, remaining()));
     ran_.push_back({std::move(slice), &answer});
     const Slice& kept = ran_.back().slice;

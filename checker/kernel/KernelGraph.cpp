@@ -118,7 +118,7 @@ model::ValuePtr KernelGraph::writeTerm(int e) const {
   for (const ThreadPath& p : paths(event(e).thread))
     for (const auto& [w, term] : p.writeValues) {
       if (w != e) continue;
-      if (found && model::value::print(*found, regName, readName) != model::value::print(*term, regName, readName)) return nullptr;
+      if (found && model::value::print(found, regName, readName) != model::value::print(term, regName, readName)) return nullptr;
       found = term;
     }
   return found;

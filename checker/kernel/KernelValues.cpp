@@ -12,11 +12,11 @@ using model::Tag;
 constexpr std::size_t kMaxWriters = 32;
 
 // An opaque value (float arithmetic, a clock) is 0 to the evaluator but unknown to ptxmm: it forces nothing.
-bool containsOpaque(const model::ValueExpr& e) {
-  if (e.op == model::ValueOp::Opaque) return true;
-  for (const auto& a : e.args)
-    if (containsOpaque(*a)) return true;
-  return false;
+bool containsOpaque(const model::ValuePtr& e) {
+  const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
+  return model::value::fold<char>(e, opaque, opaque, [](const model::ValuePtr& p, const char* a) {
+    return static_cast<char>(std::any_of(a, a + model::value::arity(p->op), [](char b) { return b != 0; }));
+  });
 }
 
 }  // namespace
@@ -90,8 +90,8 @@ std::optional<std::int64_t> KernelValues::writeValue(int write) {
   if (std::find(inProgress_.begin(), inProgress_.end(), write) != inProgress_.end()) return std::nullopt;
   inProgress_.push_back(write);
   std::optional<std::int64_t> v;
-  if (const model::ValuePtr term = k_.writeTerm(write); term && !containsOpaque(*term))
-    v = model::value::evaluate(*term, [&](int r) { return readValue(r); });
+  if (const model::ValuePtr term = k_.writeTerm(write); term && !containsOpaque(term))
+    v = model::value::evaluate(term, [&](int r) { return readValue(r); });
   inProgress_.pop_back();
   writeValues_[write] = v;
   return v;

@@ -47,7 +47,7 @@ std::optional<std::int64_t> written(const Program& p) {
   const model::EventGraph g = unroll(p, {2});
   for (const auto& e : g.events)
     if (e.tags.test(static_cast<std::size_t>(model::Tag::W)) && !e.tags.test(static_cast<std::size_t>(model::Tag::I)))
-      return model::value::evaluate(*e.value, [&](int) { return std::optional(p.locations[0].init); });
+      return model::value::evaluate(e.value, [&](int) { return std::optional(p.locations[0].init); });
   return std::nullopt;
 }
 
@@ -95,8 +95,8 @@ TEST_CASE("opaque values lower to the opaque operator, keeping their dependencie
       if (g.threads[0].registers[static_cast<std::size_t>(r)] == "f") assigned = v;
   REQUIRE(assigned);
   CHECK(assigned->op == model::ValueOp::Opaque);
-  CHECK(model::value::print(*assigned, [&](int r) { return g.threads[0].registers[static_cast<std::size_t>(r)]; },
-                            [](int) { return std::string("?"); }) == "opaque(0 + a)");
+  CHECK(model::value::print(assigned, [&](int r) { return g.threads[0].registers[static_cast<std::size_t>(r)]; },
+                            [](int) { return std::string("?"); }) == "opaque((0 + a))");
   Instruction f = atom(AtomOp::Add, 1, 32, false);
   f.opaqueValue = true;  // atom.add.f32
   CHECK(written(kernelProgram({f}, 0)) == 0);  // the opaque value evaluates to 0 in every engine
