@@ -66,6 +66,7 @@ void renumberThreads(frontend::Program& program, const std::function<int(int)>& 
   for (auto& v : program.observed)
     if (v.kind == frontend::CondValue::Kind::Register) v.thread = newIndex(v.thread);
   program.condition.expr = renumbered(program.condition.expr, newIndex);
+  if (program.filter) program.filter = renumbered(program.filter, newIndex);
 }
 
 frontend::Program withThreadsReversed(const frontend::Program& program) {

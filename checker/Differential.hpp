@@ -21,7 +21,7 @@ struct EngineComparison {
   std::string difference;     // empty when the engines agree
 };
 
-/// Renumbers the threads that register initialisations, the condition and `locations [...]` refer to: thread t
+/// Renumbers the threads that register initialisations, the condition, the filter and `locations [...]` refer to: thread t
 /// becomes newIndex(t). The caller moves the threads themselves.
 void renumberThreads(frontend::Program& program, const std::function<int(int)>& newIndex);
 

@@ -149,7 +149,7 @@ bool Execution::needsUnspecifiedValue(const std::vector<ObservedKey>& keys) cons
     for (const auto& a : path->assumptions)
       if (unspecified(a.term)) return true;
     for (const auto& b : path->barriers)
-      if (unspecified(b.id) || unspecified(b.count)) return true;
+      if (unspecified(b.id) || unspecified(b.size)) return true;
   }
   for (const auto& k : keys)
     if (k.kind == ObservedKey::Kind::Register &&
@@ -165,10 +165,10 @@ std::optional<std::vector<Arrival>> Execution::arrivals() const {
       const auto& e = g_.events[static_cast<std::size_t>(b.event)];
       if (!e.is(Tag::BA)) continue;
       const auto id = evaluate(b.id);
-      std::optional<std::int64_t> count;
-      if (b.count) count = evaluate(b.count);
-      if (!id || (b.count && !count)) return std::nullopt;
-      Arrival a{*local(b.event), std::nullopt, e.thread, g_.barrierDomain(e), *id, count};
+      std::optional<std::int64_t> size;
+      if (b.size) size = evaluate(b.size);
+      if (!id || (b.size && !size)) return std::nullopt;
+      Arrival a{*local(b.event), std::nullopt, false, e.thread, barrierClass(g_, e), *id, size, e.barrier->aligned};
       for (const auto& w : path->barriers) {
         const auto& we = g_.events[static_cast<std::size_t>(w.event)];
         if (we.node == e.node && we.is(Tag::BW)) a.wait = *local(w.event);
@@ -176,6 +176,11 @@ std::optional<std::vector<Arrival>> Execution::arrivals() const {
       out.push_back(a);
     }
   return out;
+}
+
+BarrierContext Execution::barrierContext(const std::vector<StaticUse>& uses) const {
+  BarrierContext c{std::vector<bool>(paths_.size(), true), &uses, &g_};
+  return c;
 }
 
 std::vector<std::size_t> Execution::scFences() const {

@@ -45,8 +45,10 @@ class Execution {
 
   /// Sets rf (source[k] is the write read by reads()[k]) and computes every value.
   Values setReadsFrom(const std::vector<std::size_t>& source);
-  /// The CTA-barrier arrivals with their evaluated ids and counts (after setReadsFrom; nullopt on thin air).
+  /// The barrier arrivals with their evaluated ids, counts and quorums (after setReadsFrom; nullopt on thin air).
   std::optional<std::vector<Arrival>> arrivals() const;
+  /// What barrier generations rest on besides the arrivals: which threads exited (`uses` = staticUses(graph)).
+  BarrierContext barrierContext(const std::vector<StaticUse>& uses) const;
   /// The fence.sc events, in candidate order.
   std::vector<std::size_t> scFences() const;
   /// Sets sync_fence to the total order given by `order`.

@@ -37,6 +37,7 @@ class Enumeration {
 
   void run() {
     keys_ = observedKeys(program_, g_);
+    uses_ = staticUses(g_);
     if (options_.races) races_.emplace(eval_.model(), g_);
     std::vector<std::vector<ThreadPath>> paths;
     for (std::size_t t = 0; t < g_.threads.size(); ++t) paths.push_back(enumeratePaths(g_, static_cast<int>(t)));
@@ -91,8 +92,10 @@ class Enumeration {
         unknown(thinAirReason());
         continue;
       }
-      for (auto& syncbar : barrierMatchings(*arrivals, x.size(), g_.threadsPerArrival())) {
-        x.candidate().rel(BaseRel::Syncbar) = std::move(syncbar);
+      for (auto& matching : barrierMatchings(*arrivals, x.barrierContext(uses_), x.size())) {
+        // An aligned barrier reached from divergent code has no defined outcome; the liveness check reports it.
+        if (!matching.divergent.empty()) continue;
+        x.candidate().rel(BaseRel::Syncbar) = std::move(matching.syncbar);
         eval_.invalidate(Stage::Barrier);
         if (!rejectedAt(Stage::Barrier)) fenceOrders(x, values == Execution::Values::ThinAir);
       }
@@ -150,7 +153,11 @@ class Enumeration {
     }
     if (x.needsUnspecifiedValue(keys_)) return unknown(unspecifiedReason());
     for (auto f : eval_.raisedFlags()) result_.flags.insert(eval_.model().checks[f].name);
-    const auto finals = x.finalStates(keys_);
+    auto finals = x.finalStates(keys_);
+    // `filter P`: final states that do not satisfy P are not counted.
+    if (program_.filter)
+      std::erase_if(finals, [&](const auto& state) { return !satisfies(*program_.filter, keys_, state); });
+    if (finals.empty()) return;
     for (const auto& state : finals) {
       auto [it, fresh] = states_.try_emplace(state);
       ++it->second.count;
@@ -206,6 +213,7 @@ class Enumeration {
   std::chrono::steady_clock::time_point start_;
   std::uint64_t candidates_ = 0;
   std::vector<ObservedKey> keys_;
+  std::vector<StaticUse> uses_;
   struct Seen {
     std::uint64_t count = 0;
     Witness witness;  // the first execution ending in the state

@@ -37,6 +37,7 @@ std::vector<ObservedKey> observedKeys(const frontend::Program& program, const mo
     walk(c->b);
   };
   walk(program.condition.expr);
+  walk(program.filter);
   std::sort(regs.begin(), regs.end(), [&](const ObservedKey& a, const ObservedKey& b) {
     const auto& ta = graph.threads[static_cast<std::size_t>(a.thread)].registers;
     const auto& tb = graph.threads[static_cast<std::size_t>(b.thread)].registers;

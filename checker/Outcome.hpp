@@ -91,8 +91,8 @@ struct TestResult {
   std::uint64_t executions() const { return positive + negative; }
 };
 
-/// The keys a test observes: the condition's registers and locations plus `locations [...]`, registers first
-/// (by thread, then name), then locations by name.
+/// The keys a test observes: the condition's and the filter's registers and locations plus `locations [...]`,
+/// registers first (by thread, then name), then locations by name.
 std::vector<ObservedKey> observedKeys(const frontend::Program& program, const model::EventGraph& graph);
 
 /// Evaluates a condition proposition on a final state given as values for `keys`.

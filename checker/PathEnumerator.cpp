@@ -127,10 +127,10 @@ class Walker {
       for (int r : readsOf(v)) s.path.data.emplace_back(r, e);
       s.path.writeValues.emplace_back(e, v);
     }
-    if (ev.barrierId) {
-      BarrierOperands b{e, value::substitute(ev.barrierId, s.regs),
-                        ev.barrierCount ? value::substitute(ev.barrierCount, s.regs) : nullptr};
-      for (const ValuePtr* t : {&b.id, &b.count})
+    if (ev.barrier) {
+      const model::ValuePtr& size = ev.barrier->count ? ev.barrier->count : ev.barrier->quorum;
+      PathBarrier b{e, value::substitute(ev.barrier->id, s.regs), size ? value::substitute(size, s.regs) : nullptr};
+      for (const ValuePtr* t : {&b.id, &b.size})
         if (*t)
           for (int r : readsOf(*t)) s.path.data.emplace_back(r, e);
       s.path.barriers.push_back(std::move(b));

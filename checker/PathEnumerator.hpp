@@ -19,17 +19,18 @@ struct PathAssumption {
   bool holds;            // the path assumes term != 0 (true) or term == 0 (false)
 };
 
-struct BarrierOperands {
+/// A barrier event's operands on one path, as terms over reads.
+struct PathBarrier {
   int event;
   model::ValuePtr id;
-  model::ValuePtr count;  // null when absent
+  model::ValuePtr size;  // the count or the quorum; null when the instruction has neither
 };
 
 struct ThreadPath {
   std::vector<int> events;  // executed events, in program order
   std::vector<PathAssumption> assumptions;
   std::vector<std::pair<int, model::ValuePtr>> writeValues;  // write event -> value written
-  std::vector<BarrierOperands> barriers;
+  std::vector<PathBarrier> barriers;
   std::vector<model::ValuePtr> finalRegisters;  // per register of the thread
   std::vector<std::pair<int, int>> data;  // (read, event): the read's value flows into the event's value
   std::vector<std::pair<int, int>> ctrl;  // (read, event): the read decides whether the event happens

@@ -60,8 +60,9 @@ Replay replay(const model::CatModel& model, const model::EventGraph& graph,
   if (!x) return out;
   BitMatrix syncbar(x->size());
   for (auto [a, b] : w.syncbar) syncbar.set(*x->local(a), *x->local(b));
-  const auto matchings = barrierMatchings(*x->arrivals(), x->size(), graph.threadsPerArrival());
-  if (std::find(matchings.begin(), matchings.end(), syncbar) == matchings.end()) {
+  const auto uses = staticUses(graph);
+  const auto matchings = barrierMatchings(*x->arrivals(), x->barrierContext(uses), x->size());
+  if (std::none_of(matchings.begin(), matchings.end(), [&](const BarrierMatching& m) { return m.syncbar == syncbar; })) {
     out.problem = "the barrier matching is not one the explicit engine enumerates";
     return out;
   }

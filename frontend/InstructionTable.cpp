@@ -190,18 +190,20 @@ const QualifierInfo* findQualifier(std::string_view name) {
   return nullptr;
 }
 
-OperandSignature operandSignature(const MnemonicInfo& info, AtomOp atomOp) {
+OperandSignature operandSignature(const MnemonicInfo& info, const Instruction& ins) {
   using Role = OperandRole;
   switch (info.form) {
     case InstrForm::Load: return {{Role::Dst, Role::Addr}, 2};
     case InstrForm::Store:
     case InstrForm::Red: return {{Role::Addr, Role::Value}, 2};
     case InstrForm::Atom:
-      if (atomOp == AtomOp::Cas) return {{Role::Dst, Role::Addr, Role::Value, Role::Value}, 4};
+      if (ins.atomOp == AtomOp::Cas) return {{Role::Dst, Role::Addr, Role::Value, Role::Value}, 4};
       return {{Role::Dst, Role::Addr, Role::Value}, 3};
     case InstrForm::Fence:
     case InstrForm::Membar: return {};
-    case InstrForm::Barrier: return {{Role::Value, Role::Value}, 1};
+    case InstrForm::Barrier:
+      if (ins.dat3mBarrier) return {{Role::Value, Role::Value, Role::Value}, 1};  // label {, id {, quorum}}
+      return {{Role::Value, Role::Value}, ins.op == Opcode::BarArrive ? 2u : 1u};  // PTX: arrive needs a count
     case InstrForm::Local: {
       OperandSignature local{{Role::Dst}, 0};
       local.roles.insert(local.roles.end(), static_cast<std::size_t>(info.sources), Role::Value);
@@ -219,7 +221,7 @@ OperandSignature operandSignature(const MnemonicInfo& info, AtomOp atomOp) {
 std::string arityText(const std::string& written, const OperandSignature& sig) {
   if (sig.roles.empty()) return written + " takes no operands";
   std::string count = std::to_string(sig.required);
-  if (sig.required != sig.roles.size()) count += " or " + std::to_string(sig.roles.size());
+  if (sig.required != sig.roles.size()) count += (sig.required + 1 == sig.roles.size() ? " or " : " to ") + std::to_string(sig.roles.size());
   return written + " takes " + count + (sig.roles.size() == 1 ? " operand" : " operands");
 }
 
@@ -249,15 +251,15 @@ std::string_view semName(Sem sem) {
 
 std::optional<ProxyFenceTarget> findProxyFenceTarget(std::string_view name) {
   if (name == kAliasFenceTarget) return ProxyFenceTarget{.alias = true};
+  // fence.proxy.generic (Dat3M's grammar) fences the generic proxy against itself: it orders nothing more.
   auto proxy = findAliasProxy(name);
-  if (!proxy || *proxy == Proxy::Generic) return std::nullopt;
+  if (!proxy) return std::nullopt;
   return ProxyFenceTarget{.proxy = *proxy};
 }
 
 std::string proxyFenceTargetList() {
   std::vector<std::string> names = {"." + std::string(kAliasFenceTarget)};
-  for (Proxy proxy : allProxies())
-    if (proxy != Proxy::Generic) names.push_back("." + std::string(model::proxyName(proxy)));
+  for (Proxy proxy : allProxies()) names.push_back("." + std::string(model::proxyName(proxy)));
   return joinAlternatives(names);
 }
 

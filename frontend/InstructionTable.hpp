@@ -97,9 +97,11 @@ struct ProxyFenceTarget {
 const MnemonicInfo* findMnemonic(std::string_view name);
 /// The qualifier spelled `name` (without the dot), or nullptr.
 const QualifierInfo* findQualifier(std::string_view name);
-/// The operands of an instruction of `info`'s form; `atomOp` tells atom.cas, which takes one value more.
-OperandSignature operandSignature(const MnemonicInfo& info, AtomOp atomOp);
-/// For messages: "ld.weak takes 2 operands", "bar.cta.sync takes 1 or 2 operands", "fence.sc.gpu takes no operands".
+/// The operands of an instruction of `info`'s form, as far as `ins` (its qualifiers applied) tells them: atom.cas
+/// takes one value more, Dat3M's barrier form a label, an id and a quorum, PTX's bar.arrive a count.
+OperandSignature operandSignature(const MnemonicInfo& info, const Instruction& ins);
+/// For messages: "ld.weak takes 2 operands", "bar.sync takes 1 or 2 operands", "bar.cta.sync takes 1 to 3
+/// operands", "fence.sc.gpu takes no operands".
 std::string arityText(const std::string& written, const OperandSignature& sig);
 /// Whether `qualifier` may be written on an instruction of `form`.
 bool allowsQualifier(InstrForm form, const QualifierInfo& qualifier);

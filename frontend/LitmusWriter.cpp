@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "frontend/InstructionTable.hpp"
 
@@ -92,11 +93,18 @@ std::string proxyFenceText(const Instruction& ins) {
   return dotted({fence, proxy, ins.aliasFence ? kAliasFenceTarget : model::proxyName(ins.proxy)});
 }
 
+// Dat3M's form is bar.cta.sync|arrive exactly. PTX's aligned form is bar.sync|arrive, or barrier.cta.sync.aligned
+// when .cta is written (bar.cta.sync would read as Dat3M's form); the non-aligned one is barrier{.cta}.
 std::string barrierText(const Instruction& ins) {
-  auto bar = mnemonic([](const MnemonicInfo& row) { return row.form == InstrForm::Barrier; }, "a barrier");
+  const bool bar = ins.dat3mBarrier || (ins.aligned && !ins.scope);
+  bool first = true;  // the table lists bar, then barrier
+  auto name = mnemonic([&](const MnemonicInfo& row) { return row.form == InstrForm::Barrier && std::exchange(first, false) == bar; },
+                       "a barrier");
   auto action = qualifier(QualKind::BarrierAction, [&](const QualifierInfo& q) { return q.barrierOp == ins.op; },
                           "a barrier action");
-  return withOperands(dotted({bar, scopeText(ins), action}), ins.operands);
+  auto aligned = !bar && ins.aligned ? qualifier(QualKind::Aligned, [](const QualifierInfo&) { return true; }, ".aligned")
+                                     : std::string_view();
+  return withOperands(dotted({name, scopeText(ins), action, aligned}), ins.operands);
 }
 
 std::string localText(const Instruction& ins) {
@@ -190,11 +198,14 @@ std::vector<std::string> initEntries(const Program& program) {
     else if (location.kind != LocationKind::Memory || location.ownerCta || location.size != 4)
       entries.push_back(kindDeclaration(location));
     // A location first seen in the code comes back by itself; one that lost its uses must be declared.
+    else if (!location.addressOf.empty())
+      entries.push_back(location.name + "=&" + location.addressOf);
     else if (location.declared || !usedInCode(program, location.name))
       entries.push_back(location.name + "=" + std::to_string(location.init));
   }
   for (const RegInit& init : program.regInits)
-    entries.push_back("P" + std::to_string(init.thread) + ":" + init.reg + "=" + std::to_string(init.value));
+    entries.push_back("P" + std::to_string(init.thread) + ":" + init.reg + "=" +
+                      (init.addressOf.empty() ? std::to_string(init.value) : "&" + init.addressOf));
   return entries;
 }
 
@@ -304,6 +315,7 @@ std::string renderLitmus(const LitmusText& text) {
     for (const auto& entry : text.observed) out += entry + ";";
     out += "]\n";
   }
+  if (!text.filter.empty()) out += "filter " + text.filter + "\n";
   return out + text.condition + "\n";
 }
 
@@ -317,6 +329,7 @@ std::string writeLitmus(const Program& program) {
     text.cells.push_back(threadCells(thread));
   }
   for (const CondValue& value : program.observed) text.observed.push_back(valueText(value));
+  if (program.filter) text.filter = "(" + exprText(*program.filter) + ")";
   text.condition = conditionText(program.condition);
   return renderLitmus(text);
 }

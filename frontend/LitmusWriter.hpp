@@ -22,10 +22,11 @@ struct LitmusText {
   std::vector<std::string> threadHeaders;       // "P0@cta 0,gpu 0"
   std::vector<std::vector<std::string>> cells;  // per thread, its cells in row order ("L0: ld.weak r0, x")
   std::vector<std::string> observed;            // `locations [...]` entries; empty: no such line
+  std::string filter;                           // "(P1:r0 == 1)" after `filter`; empty: no filter
   std::string condition;                        // "exists (P1:r0 == 1 /\ x == 2)"
 };
 
-/// Lays a test out in the dialect: header, init block, aligned thread columns, `locations`, condition.
+/// Lays a test out in the dialect: header, init block, aligned thread columns, `locations`, filter, condition.
 std::string renderLitmus(const LitmusText& text);
 
 /// Prints `program` in the litmus dialect.

@@ -24,8 +24,8 @@ enum class Opcode : std::uint8_t {
   Red,         // red/sured                 operands: address, value
   Fence,       // fence{.sem}.scope, membar.level, fence.mbarrier_init, fence.sync_restrict   no operands
   FenceProxy,  // fence.proxy.<proxy|alias>{...}  operands: none, or the address of a ranged tensormap acquire
-  BarSync,     // bar{.cta}.sync / barrier{.cta}.sync  operands: id [, thread count]
-  BarArrive,   // bar{.cta}.arrive                     operands: id, thread count
+  BarSync,     // bar{.cta}.sync / barrier{.cta}.sync  operands: id [, thread count]; Dat3M: label [, id [, quorum]]
+  BarArrive,   // bar{.cta}.arrive                     operands: id, thread count; Dat3M: label [, id [, quorum]]
   BarWarpSync, // bar.warp.sync                        operands: member mask
   ClusterArrive,  // barrier.cluster.arrive{.release|.relaxed}   no operands
   ClusterWait,    // barrier.cluster.wait{.acquire}              no operands
@@ -180,6 +180,11 @@ struct Instruction {
   bool valueUnsigned = false; // kernels: Atom/Red min/max/inc/dec compare unsigned
   bool opaqueValue = false;   // kernels: an Atom/Red that writes a value ptxmm does not compute (atom.add.f32)
   int origin = -1;            // kernels: index into KernelProgram::origins
+  // BarSync/BarArrive written in Dat3M's litmus form `bar.cta.sync|arrive C{, ID{, Q}}`: C is a static label
+  // (only barriers with the same label and resource synchronise), ID the resource (without it, C), Q the quorum
+  // in test threads. Otherwise PTX's `bar{.cta}.sync a{, b}`: resource a, b a thread count [§4.4].
+  bool dat3mBarrier = false;
+  bool aligned = false;                      // BarSync/BarArrive: bar, or barrier...aligned: divergence is UB [§4.4]
   std::vector<Operand> operands;
 };
 
@@ -234,12 +239,14 @@ struct Location {
   std::optional<model::Proxy> aliasProxy;  // set for `@ <proxy> aliases <target>` declarations
   std::string aliasOf;                     // the target's name
   bool declared = true;                    // false for locations first seen in the code (initialised to 0)
+  std::string addressOf;                   // `x = &y` (or `x = y`): x initially holds y's address, not `init`
 };
 
 struct RegInit {
   int thread = 0;
   std::string reg;
   std::int64_t value = 0;
+  std::string addressOf;  // `P0:r1 = &x` (or `= x`): the register holds x's address, not `value`
   SourcePos pos;
 };
 
@@ -282,6 +289,8 @@ struct Program {
   std::vector<RegInit> regInits;
   std::vector<Thread> threads;
   std::vector<CondValue> observed;  // `locations [...]`: registers and locations to show besides the condition's
+  CondPtr filter;                   // `filter P` before the condition: only final states satisfying P count
+  std::string filterText;           // P as written
   Condition condition;
   bool threadsAreWarps = true;  // litmus threads stand for warps; a kernel's threads are threads
 };

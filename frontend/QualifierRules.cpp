@@ -9,6 +9,8 @@ namespace {
 
 using model::UserError;
 
+constexpr std::string_view kAlignedMnemonic = "bar";
+
 /// A written qualifier with its table row; empty where no qualifier of that kind was written.
 struct Known {
   const WrittenQual* qual = nullptr;
@@ -101,7 +103,10 @@ void QualifierSet::applySlots() {
       break;
     case InstrForm::Atom:
     case InstrForm::Red: require(QualKind::AtomOp, "an operation"); break;
-    case InstrForm::Barrier: require(QualKind::BarrierAction, "an action"); break;
+    case InstrForm::Barrier:
+      require(QualKind::BarrierAction, "an action");
+      ins_.aligned = name_ == kAlignedMnemonic || slot(QualKind::Aligned);  // bar is barrier.aligned [§4.4]
+      break;
     case InstrForm::Setp: require(QualKind::Cmp, "a comparison"); break;
     default: break;
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,16 @@
 #include "model/Vocabulary.hpp"
 
 namespace ptxmm::model {
+
+/// What a CTA or warp barrier event (BA/BW) synchronises on [§4.4, §4.5, A20]: two arrivals meet only on the
+/// same domain, label, id and count or quorum; checker/BarrierRules.hpp says when a generation completes.
+struct BarrierSpec {
+  ValuePtr id;                        // the resource: PTX's `a`, Dat3M's ID (or its label when no ID is written)
+  ValuePtr count;                     // PTX's thread count `b`; null: every thread of the CTA that uses the barrier
+  ValuePtr quorum;                    // Dat3M's quorum: how many of the test's threads must arrive; null: none
+  std::optional<std::int64_t> label;  // Dat3M's static label C, when an ID is written beside it
+  bool aligned = false;               // bar / .aligned: reaching it from divergent code is undefined
+};
 
 struct Event {
   TagSet tags;
@@ -26,8 +37,7 @@ struct Event {
   ValuePtr existsIf;   // the event happens only if this is non-zero (the write half of a cas); null = always
   ValuePtr assume;     // the event blocks until this is non-zero (barrier.cluster.wait): executions where it is
                        // zero do not terminate and are not executions of the program; null = never blocks
-  ValuePtr barrierId;  // BA/BW: barrier id
-  ValuePtr barrierCount;  // BA/BW: thread count, null when the instruction has none
+  std::optional<BarrierSpec> barrier;  // BA/BW: what the barrier synchronises on
   std::string label;   // the instruction as written, for reports ("st.weak x, 1")
   SourcePos pos;
 

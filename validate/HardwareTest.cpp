@@ -83,6 +83,8 @@ void checkInstruction(const Instruction& in) {
       in.sem != Sem::Acquire && in.sem != Sem::Release)
     throw Unsupported(in.pos, "'" + in.text + "': unknown fence semantics");
   if (isBarrier(in.op)) {
+    if (in.dat3mBarrier && in.operands.size() > 1)
+      throw Unsupported(in.pos, "'" + in.text + "': Dat3M's labelled barrier (label, resource, quorum) has no PTX instruction");
     if (in.text.rfind("barrier", 0) == 0)
       throw Unsupported(in.pos, "'" + in.text + "': only the aligned bar{.cta} forms are supported by the harness");
     for (const auto& op : in.operands)
@@ -167,6 +169,11 @@ HardwareTest analyze(const frontend::Program& program, const std::vector<std::st
   // Locations: the harness gives each its own global memory. Aliases and shared-memory locations are refused
   // where an instruction uses them (a declaration alone changes nothing).
   std::map<std::string, std::string> refusedLocation;  // name -> why
+  // Addresses (Dat3M's `P0:r1 = &x`) are model constants, not the harness's buffer addresses.
+  for (const auto& init : program.regInits)
+    if (!init.addressOf.empty()) throw Unsupported(init.pos, "register " + init.reg + " holds the address of '" + init.addressOf + "', which the harness does not reproduce");
+  for (const auto& loc : program.locations)
+    if (!loc.addressOf.empty()) throw Unsupported(loc.pos, "'" + loc.name + "' holds the address of '" + loc.addressOf + "', which the harness does not reproduce");
   for (const auto& loc : program.locations) {
     if (loc.aliasProxy) {
       refusedLocation[loc.name] = "'" + loc.name + "' is an alias of '" + loc.aliasOf + "'; the harness gives every location its own memory";

@@ -438,7 +438,8 @@ std::string Generator::local(ThreadCode& t) {
   const std::string dst = freshRegister(t);
   std::string text;
   if (t.loaded.empty()) {
-    text = "mov " + dst + ", " + std::to_string(rng_.between(1, 3));
+    // Dat3M spells a move of a constant `ld r, V`.
+    text = (rng_.percent(50) ? "mov " : "ld ") + dst + ", " + std::to_string(rng_.between(1, 3));
   } else {
     // xor r, r gives 0 but still carries a data dependency on the load.
     const std::string src = rng_.pick(t.loaded).name;
@@ -499,19 +500,39 @@ void Generator::addBarriers() {
 }
 
 void Generator::insertBarrierRound(const std::vector<std::size_t>& participants, int id) {
-  const std::size_t style = rng_.weighted({2, 1, 1});  // sync without count, sync with count, arrive + sync
+  // PTX's forms (without a count, with one, arrive + sync) and Dat3M's named form `bar.cta.sync LABEL, ID{, Q}`
+  // whose id may sit in a register (initialised, or moved there with Dat3M's `ld r, V`).
+  enum Style : std::size_t { All, Counted, ArriveSync, Named };
+  const auto style = static_cast<Style>(rng_.weighted({2, 1, 1, 2}));
   int arrivals = static_cast<int>(participants.size());
-  if (style != 0 && rng_.percent(o_.deadlockPercent)) ++arrivals;  // one warp too many: never completes
+  if (style != All && rng_.percent(o_.deadlockPercent)) ++arrivals;  // one warp too many: never completes
   const std::string count = ", " + std::to_string(32 * arrivals);
   const std::size_t arriver = rng_.below(participants.size());
+  const bool quorum = style == Named && rng_.percent(50);
+  const std::string label = std::to_string(rng_.between(0, 1));
   for (std::size_t i = 0; i < participants.size(); ++i) {
-    std::string cell = "bar.cta.sync " + std::to_string(id);
-    if (style == 2 && i == arriver) cell = "bar.cta.arrive " + std::to_string(id) + count;
-    else if (style != 0) cell += count;
     ThreadCode& t = threads_[participants[i]];
+    std::vector<std::string> cells;
+    switch (style) {
+      case All: cells.push_back("bar.cta.sync " + std::to_string(id)); break;
+      case Counted: cells.push_back("bar.sync " + std::to_string(id) + count); break;
+      case ArriveSync: cells.push_back((i == arriver ? "bar.arrive " : "bar.sync ") + std::to_string(id) + count); break;
+      case Named: {
+        std::string resource = std::to_string(id);
+        if (rng_.percent(50)) {
+          resource = freshRegister(t);
+          if (rng_.percent(50)) registerInits_.push_back("P" + std::to_string(participants[i]) + ":" + resource + "=" + std::to_string(id));
+          else cells.push_back("ld " + resource + ", " + std::to_string(id));
+        }
+        // A quorum below the arrivals lets a subset pass alone, above them it never completes.
+        const std::string q = quorum ? ", " + std::to_string(rng_.between(1, arrivals)) : "";
+        cells.push_back("bar.cta.sync " + label + ", " + resource + q);
+        break;
+      }
+    }
     // Each round goes after the thread's earlier rounds, so no two threads wait for each other crosswise.
     const std::size_t at = t.afterBarriers + rng_.below(t.blocks.size() - t.afterBarriers + 1);
-    t.blocks.insert(t.blocks.begin() + static_cast<std::ptrdiff_t>(at), {cell});
+    t.blocks.insert(t.blocks.begin() + static_cast<std::ptrdiff_t>(at), cells);
     t.afterBarriers = at + 1;
   }
 }

@@ -45,7 +45,7 @@ BarrierPhases::Key BarrierPhases::keyOf(int e) const {
   Key key;
   key.warp = ev.is(Tag::WBAR);
   key.domain = key.warp ? warpOf(ev.thread) : k_.kernel().threads[static_cast<std::size_t>(ev.thread)].cta;
-  key.id = constantOf(ev.barrierId).value_or(-1);
+  key.id = constantOf(ev.barrier->id).value_or(-1);
   return key;
 }
 
@@ -63,16 +63,16 @@ void BarrierPhases::collect() {
         const model::Event& ev = g.events[static_cast<std::size_t>(e)];
         if (!ev.is(Tag::BA)) continue;
         const Key key = keyOf(e);
-        const auto id = constantOf(ev.barrierId);
+        const auto id = constantOf(ev.barrier->id);
         Arrival a;
         a.node = static_cast<int>(n);
         a.arriveEvent = e;
         a.instr = node.instr;
-        a.count = constantOf(ev.barrierCount);
+        a.count = constantOf(ev.barrier->count);
         a.waits = std::any_of(node.events.begin(), node.events.end(),
                               [&](int w) { return g.events[static_cast<std::size_t>(w)].is(Tag::BW); });
         Barrier& b = barriers_[key];
-        const bool exact = id && (!ev.barrierCount || a.count) && k_.unconditional(e) && !k_.inLoop(e);
+        const bool exact = id && (!ev.barrier->count || a.count) && k_.unconditional(e) && !k_.inLoop(e);
         if (!exact && !b.dynamic) {
           b.dynamic = true;
           dynamic_.push_back("the barrier at " + lineOf(k_.position(e)) +

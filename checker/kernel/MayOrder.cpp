@@ -87,7 +87,7 @@ MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
     if (ev.is(Tag::BA) || ev.is(Tag::BW)) {
       // One hub per barrier domain and constant id (all generations); a computed id joins every barrier of its domain.
       const std::int64_t domain = g.barrierDomain(ev);
-      const std::int64_t id = ev.barrierId && ev.barrierId->op == model::ValueOp::Const ? ev.barrierId->constant : -1;
+      const std::int64_t id = ev.barrier && ev.barrier->id->op == model::ValueOp::Const ? ev.barrier->id->constant : -1;
       const int h = hub(barrierHubs_, domain * 4096 + (id & 4095));
       const int any = hub(barrierHubs_, domain * 4096 + 4095);
       if (ev.is(Tag::BA)) edge(nodeFor(ei), id < 0 ? any : h);

@@ -21,13 +21,14 @@ std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_stri
 // (not its text, position or origin, which name the source). A field added to Instruction must be added here:
 // the size check below fails until it is.
 void serialize(const Instruction& in, std::string& out) {
-  static_assert(sizeof(Instruction) == 144, "a new Instruction field must be part of the slice key (serialize)");
+  static_assert(sizeof(Instruction) == 152, "a new Instruction field must be part of the slice key (serialize)");
   const int flags[] = {static_cast<int>(in.op), static_cast<int>(in.sem), in.scope ? static_cast<int>(*in.scope) : -1,
                        static_cast<int>(in.proxy), in.aliasFence, static_cast<int>(in.space), static_cast<int>(in.atomOp),
                        static_cast<int>(in.localOp), static_cast<int>(in.cmp), in.predicated, in.negatePredicate,
                        static_cast<int>(in.fenceKind), in.uniDirectional, static_cast<int>(in.bulk), in.reduce, in.sink,
                        in.drop, in.expectTx, in.noComplete, in.parity, in.tryWait, in.bulkGroup, in.readOnly,
-                       in.waitAll, in.noinc, in.afterSync, in.waitSt, in.valueBits, in.valueUnsigned, in.opaqueValue};
+                       in.waitAll, in.noinc, in.afterSync, in.waitSt, in.valueBits, in.valueUnsigned, in.opaqueValue,
+                       in.dat3mBarrier, in.aligned};
   for (int f : flags) out += std::to_string(f) + ",";
   for (const Operand& o : in.operands)
     out += " " + std::to_string(static_cast<int>(o.kind)) + ":" + (o.kind == Operand::Kind::Immediate && o.name.empty() ? std::to_string(o.value) : o.name);
@@ -102,8 +103,8 @@ SliceBuilder::SliceBuilder(const KernelGraph& kernel, const BarrierPhases& phase
       nodesOf_[t][node.instr].push_back(static_cast<int>(n));
       for (int e : node.events) {
         const model::Event& ev = g.events[static_cast<std::size_t>(e)];
-        if (ev.is(Tag::BA) && !ev.is(Tag::WBAR) && ev.barrierId && ev.barrierId->op == model::ValueOp::Const)
-          barrierIds_[t].insert(ev.barrierId->constant);
+        if (ev.is(Tag::BA) && !ev.is(Tag::WBAR) && ev.barrier && ev.barrier->id->op == model::ValueOp::Const)
+          barrierIds_[t].insert(ev.barrier->id->constant);
       }
     }
 }

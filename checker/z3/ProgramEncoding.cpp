@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "checker/BarrierRules.hpp"
 #include "checker/SpinLoops.hpp"
 #include "checker/z3/SymbolicAlgebra.hpp"
 #include "checker/z3/ValueEncoding.hpp"
@@ -22,6 +23,7 @@ using model::ValueOp;
 
 namespace {
 
+constexpr unsigned kBits = 64;
 
 // A Boolean per read event: "this read occurs in the term" (for dependencies), keyed by event id.
 using DepSet = std::map<int, z3::expr>;
@@ -52,8 +54,11 @@ struct ProgramEncoding::ThreadState {
 };
 
 ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys)
-    : ctx_(ctx), graph_(graph), constraints_(ctx), unspecified_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()) {
+    : ctx_(ctx), graph_(graph), constraints_(ctx), unspecified_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()),
+      divergent_(ctx.bool_val(false)) {
   const std::size_t n = size();
+  // Every execution listed for outcomes ends each thread (the unrolling bound is reported, not listed).
+  exited_.assign(graph_.threads.size(), ctx.bool_val(true));
   for (std::size_t t = 0; t < model::kTagCount; ++t) sets_.emplace_back(ctx, n);
   for (std::size_t r = 0; r < model::kBaseRelCount; ++r) rels_.emplace_back(ctx, n);
   value_.assign(n, ctx.bv_val(0, kValueBits));
@@ -67,6 +72,8 @@ ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& grap
   encodeCoherence();
   encodeFenceOrder();
   encodeBarriers();
+  // An aligned barrier reached from divergent code has no defined outcome (the liveness check reports it).
+  constraints_.push_back(!divergent_);
   encodeOutcome(keys);
   for (std::size_t t = 0; t < model::kTagCount; ++t) bounds_.sets[t] = sets_[t].may;
   for (std::size_t r = 0; r < model::kBaseRelCount; ++r) bounds_.relations[r] = rels_[r].may;
@@ -182,19 +189,16 @@ void ProgramEncoding::encodeThread(int t) {
         deps(ev.value, s, d);
         for (const auto& [read, c] : d) addDep(BaseRel::Data, read, e, ex && c);
       }
-      if (ev.barrierId) {
-        const z3::expr id = evaluated(ev.barrierId, s, ex).simplify();
-        std::optional<z3::expr> count;
-        if (ev.barrierCount) count = evaluated(ev.barrierCount, s, ex).simplify();
+      if (ev.barrier) {
+        const model::ValuePtr& size = ev.barrier->count ? ev.barrier->count : ev.barrier->quorum;
         DepSet d;
-        deps(ev.barrierId, s, d);
-        if (ev.barrierCount) deps(ev.barrierCount, s, d);
+        deps(ev.barrier->id, s, d);
+        if (size) deps(size, s, d);
         for (const auto& [read, c] : d) addDep(BaseRel::Data, read, e, ex && c);
-        if (!id.is_numeral() || (count && !count->is_numeral())) {
-          unsupported_ = "the Z3 engine needs barrier ids and counts that do not depend on memory (" + ev.label + ")";
-        } else if (ev.is(Tag::BA)) {
-          Arrival a{ue, std::nullopt, t, graph_.barrierDomain(ev), static_cast<std::int64_t>(id.get_numeral_uint64()), std::nullopt};
-          if (count) a.count = static_cast<std::int64_t>(count->get_numeral_uint64());
+        if (ev.is(Tag::BA)) {
+          BarrierArrival a{e, std::nullopt, t, barrierClass(graph_, ev), evaluated(ev.barrier->id, s, ex).simplify(),
+                           std::nullopt, ev.barrier->aligned};
+          if (size) a.size = evaluated(size, s, ex).simplify();
           for (int w : node.events)
             if (graph_.events[static_cast<std::size_t>(w)].is(Tag::BW)) a.wait = static_cast<std::size_t>(w);
           arrivals_.push_back(a);
@@ -343,19 +347,27 @@ void ProgramEncoding::encodeFenceOrder() {
     }
 }
 
-// Barrier generations by BarrierMatching.hpp's rules: participants (k-th arrival of each participating thread)
-// or, for a counted barrier, any grouping of countedGenerationSize arrivals per generation (an arrival stands
-// for 32 litmus threads or 1 kernel thread).
+// Barrier generations under the rules of BarrierRules.hpp, which BarrierMatching.cpp enumerates: ids, counts and
+// quorums are terms (they may come from registers and memory), so two arrivals meet when their terms agree.
 void ProgramEncoding::encodeBarriers() {
   auto& syncbar = rels_[static_cast<std::size_t>(BaseRel::Syncbar)];
+  const std::vector<StaticUse> uses = staticUses(graph_);
+  std::map<BarrierClass, std::vector<const BarrierArrival*>> classes;
+  for (const auto& a : arrivals_) classes[a.cls].push_back(&a);
+  const z3::expr one = ctx_.int_val(1), zero = ctx_.int_val(0);
+  auto count = [&](const z3::expr& b) { return z3::ite(b, one, zero); };
+  auto ex = [&](const BarrierArrival* a) { return events_.at(static_cast<std::size_t>(a->arrive)); };
+  auto sameKey = [&](const BarrierArrival* a, const BarrierArrival* b) {
+    return a->size ? a->id == b->id && *a->size == *b->size : a->id == b->id;
+  };
+  auto bv = [&](std::int64_t v) { return ctx_.bv_val(v, kBits); };
   int uid = 0;
-  for (const auto& [key, list] : byBarrier(arrivals_)) {
-    auto ex = [&](const Arrival* a) { return events_.at(a->arrive); };
-    auto one = [&](const z3::expr& b) { return z3::ite(b, ctx_.int_val(1), ctx_.int_val(0)); };
-    std::map<const Arrival*, z3::expr> gen;
+  for (const auto& [cls, list] : classes) {
     const std::string prefix = "gen" + std::to_string(uid++) + "_";
-    if (const auto counted = countedGenerationSize(key, graph_.threadsPerArrival())) {
-      const int size = static_cast<int>(*counted);
+    std::map<const BarrierArrival*, z3::expr> gen, complete, sync;
+    if (cls.kind == BarrierKind::Counted) {
+      // Generation numbers: full generations of count/T arrivals of distinct threads, then at most one partial.
+      const z3::expr per = bv(graph_.threadsPerArrival());
       for (const auto* a : list) {
         const z3::expr g = ctx_.int_const((prefix + std::to_string(a->arrive)).c_str());
         gen.emplace(a, g);
@@ -364,49 +376,77 @@ void ProgramEncoding::encodeBarriers() {
       for (const auto* a : list)
         for (const auto* b : list)
           if (a->thread == b->thread && a->arrive < b->arrive)
-            constraints_.push_back(z3::implies(ex(a) && ex(b), gen.at(a) < gen.at(b)));
-      std::vector<z3::expr> counts;
-      for (int g = 0; g < static_cast<int>(list.size()); ++g) {
-        std::vector<z3::expr> members, waiting;
-        for (const auto* a : list) {
-          members.push_back(one(ex(a) && gen.at(a) == g));
-          if (a->wait) waiting.push_back(one(ex(a) && gen.at(a) == g));
-        }
-        counts.push_back(sum(ctx_, members));
-        const z3::expr& c = counts.back();
-        constraints_.push_back(c <= size);
-        constraints_.push_back(z3::implies(c > 0 && c < size, sum(ctx_, waiting) == 0));
-        if (g > 0) constraints_.push_back(z3::implies(c > 0, counts[static_cast<std::size_t>(g - 1)] == size));
+            constraints_.push_back(z3::implies(ex(a) && ex(b) && sameKey(a, b), gen.at(a) < gen.at(b)));
+      for (const auto* a : list) {
+        const z3::expr valid = *a->size > bv(0) && z3::srem(*a->size, per) == bv(0);
+        const z3::expr size = z3::bv2int(*a->size / per, true);
+        auto members = [&](const z3::expr& index) {
+          std::vector<z3::expr> in;
+          for (const auto* b : list) in.push_back(count(ex(b) && sameKey(a, b) && gen.at(b) == index));
+          return sum(ctx_, in);
+        };
+        constraints_.push_back(z3::implies(ex(a) && valid, members(gen.at(a)) <= size));
+        constraints_.push_back(z3::implies(ex(a) && gen.at(a) > 0, valid && members(gen.at(a) - 1) == size));
+        complete.emplace(a, valid && members(gen.at(a)) == size);
       }
     } else {
-      std::map<int, std::vector<const Arrival*>> perThread;
-      for (const auto* a : list) perThread[a->thread].push_back(a);
-      const z3::expr m = ctx_.int_const((prefix + "complete").c_str());
-      z3::expr_vector attains(ctx_);
-      for (const auto& [t, arrivals] : perThread) {
+      // Generation k holds the k-th arrivals; the users of the key are its arrivers and its static users.
+      std::set<int> threads;
+      for (const auto* b : list) threads.insert(b->thread);
+      for (const StaticUse& u : uses)
+        if (u.cls == cls) threads.insert(u.thread);
+      for (const auto* a : list) {
         std::vector<z3::expr> before;
-        for (const auto* a : arrivals) {
-          gen.emplace(a, sum(ctx_, before));
-          before.push_back(one(ex(a)));
-        }
-        const z3::expr n = sum(ctx_, before);
-        const z3::expr participates = n >= 1;
-        constraints_.push_back(z3::implies(participates, m <= n && n <= m + 1));
-        attains.push_back(participates && m == n);
-        for (const auto* a : arrivals)
-          if (a->wait) constraints_.push_back(z3::implies(ex(a), gen.at(a) < m));
+        for (const auto* b : list)
+          if (b->thread == a->thread && b->arrive < a->arrive) before.push_back(count(ex(b) && sameKey(a, b)));
+        gen.emplace(a, sum(ctx_, before));
       }
-      // m is the number of complete generations: the fewest arrivals of any participant.
-      z3::expr_vector any(ctx_);
-      for (const auto& [t, arrivals] : perThread)
-        for (const auto* a : arrivals) any.push_back(ex(a));
-      constraints_.push_back(z3::implies(z3::mk_or(any), z3::mk_or(attains)));
+      for (const auto* a : list) {
+        z3::expr holds = ctx_.bool_val(false), released = ctx_.bool_val(false);
+        std::vector<z3::expr> members;
+        for (int u : threads) {
+          std::vector<z3::expr> arrived;
+          for (const auto* b : list)
+            if (b->thread == u) arrived.push_back(count(ex(b) && sameKey(a, b)));
+          const z3::expr n = sum(ctx_, arrived);
+          z3::expr user = n >= 1;
+          for (const StaticUse& s : uses)
+            if (s.thread == u && s.cls == cls) user = user || (a->size ? a->id == bv(s.id) && *a->size == bv(*s.size) : a->id == bv(s.id));
+          const z3::expr exited = exited_[static_cast<std::size_t>(u)];
+          holds = holds || (user && n <= gen.at(a) && !exited);
+          released = released || (user && n <= gen.at(a) && exited);
+          members.push_back(count(n > gen.at(a)));
+        }
+        if (cls.kind == BarrierKind::All) {
+          complete.emplace(a, !holds);
+          // An aligned barrier that a user's exit completes was reached from divergent code (BarrierRules.hpp).
+          if (a->aligned) divergent_ = divergent_ || (ex(a) && !holds && released);
+        } else {
+          complete.emplace(a, sum(ctx_, members) >= z3::bv2int(*a->size, true));
+          sync.emplace(a, ctx_.bool_const((prefix + "sync_" + std::to_string(a->arrive)).c_str()));
+        }
+      }
+      // Dat3M's quorum: any Q or more of a complete generation's arrivals synchronise.
+      for (const auto& [a, s] : sync) {
+        std::vector<z3::expr> synced;
+        for (const auto* b : list) synced.push_back(count(sync.at(b) && sameKey(a, b) && gen.at(b) == gen.at(a)));
+        constraints_.push_back(z3::implies(s, ex(a) && complete.at(a)));
+        constraints_.push_back(z3::implies(ex(a) && complete.at(a), sum(ctx_, synced) >= z3::bv2int(*a->size, true)));
+      }
+    }
+    // A wait half runs once its generation is complete; a thread blocked at it waits on an incomplete one.
+    for (const auto* a : list) {
+      if (a->wait) constraints_.push_back(z3::implies(events_.at(static_cast<std::size_t>(*a->wait)), complete.at(a)));
+      if (const auto b = blocked_.find(a->arrive); b != blocked_.end())
+        constraints_.push_back(z3::implies(b->second, !complete.at(a)));
     }
     for (const auto* a : list)
       for (const auto* b : list)
-        if (a->thread != b->thread && b->wait)
-          syncbar.set(static_cast<std::size_t>(a->arrive), static_cast<std::size_t>(*b->wait),
-                      ex(a) && ex(b) && gen.at(a) == gen.at(b));
+        if (a->thread != b->thread && b->wait) {
+          z3::expr edge = ex(a) && events_.at(static_cast<std::size_t>(*b->wait)) && sameKey(a, b) && gen.at(a) == gen.at(b);
+          if (!sync.empty()) edge = edge && sync.at(a) && sync.at(b);
+          syncbar.set(static_cast<std::size_t>(a->arrive), static_cast<std::size_t>(*b->wait), edge);
+        }
   }
 }
 

@@ -8,11 +8,12 @@
 // computes them (the reads that occur in a term after substituting registers along the path).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "checker/BarrierMatching.hpp"
+#include "checker/BarrierRules.hpp"
 #include "checker/Outcome.hpp"
 #include "checker/Witness.hpp"
 #include "checker/z3/SymbolicRelation.hpp"
@@ -27,8 +28,6 @@ class ProgramEncoding {
  public:
   ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys);
 
-  /// Why this program cannot be encoded (e.g. barrier operands that depend on memory), if so.
-  const std::optional<std::string>& unsupported() const { return unsupported_; }
   /// What every execution satisfies: rf, co, Fence-SC and barrier well-formedness, no dropped iteration.
   const z3::expr_vector& constraints() const { return constraints_; }
 
@@ -69,7 +68,6 @@ class ProgramEncoding {
 
   z3::context& ctx_;
   const model::EventGraph& graph_;
-  std::optional<std::string> unsupported_;
   z3::expr_vector constraints_;
   z3::expr_vector unspecified_;  // conditions under which an execution needs an unspecified value
   SymSet events_;
@@ -82,7 +80,19 @@ class ProgramEncoding {
   std::vector<std::size_t> regBase_;   // first index of each thread in finalRegs_
   std::vector<BoundHit> boundHits_;
   std::vector<z3::expr> outcome_;
-  std::vector<Arrival> arrivals_;  // by event id
+  struct BarrierArrival {
+    int arrive;
+    std::optional<int> wait;
+    int thread;
+    BarrierClass cls;
+    z3::expr id;
+    std::optional<z3::expr> size;  // the count or the quorum
+    bool aligned;
+  };
+  std::vector<BarrierArrival> arrivals_;
+  std::vector<z3::expr> exited_;       // per thread: its path ends (it released All-kind barriers)
+  std::map<int, z3::expr> blocked_;    // arrive event -> its thread stops at the instruction's wait half
+  z3::expr divergent_;                 // an aligned barrier is completed by an exit (undefined behaviour)
 };
 
 }  // namespace ptxmm::checker::z3enc

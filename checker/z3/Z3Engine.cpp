@@ -70,7 +70,6 @@ class Query {
     keys_ = observedKeys(program_, graph_);
     for (const auto& k : keys_) result_.keys.push_back(k.display);
     z3enc::ProgramEncoding program(ctx_, graph_, keys_);
-    if (program.unsupported()) return unknown(*program.unsupported());
     z3enc::ModelEncoding model(ctx_, model_, program);
     if (model.unsupported()) return unknown(*model.unsupported());
 
@@ -106,6 +105,9 @@ class Query {
     if (sat(unspecified)) unknown(unspecifiedReason());
     solver_.add(!unspecified);
     if (stopped_) return;
+    // `filter P`: only executions whose final state satisfies P count (the explicit engine filters them after
+    // deciding the bound and thin air, as here).
+    if (program_.filter) solver_.add(condition(ctx_, *program_.filter, keys_, program.outcome()));
 
     for (const auto& f : model.flags())
       if (sat(f.holds)) result_.flags.insert(f.name);

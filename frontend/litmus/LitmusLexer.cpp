@@ -22,7 +22,7 @@ struct Punctuation {
 };
 
 // Longest spellings first, so `::` wins over `:` and `<=` over `<`.
-constexpr std::array<Punctuation, 25> kPunctuation = {{
+constexpr std::array<Punctuation, 26> kPunctuation = {{
     {"::", TokenKind::ColonColon}, {"==", TokenKind::EqEq},    {"!=", TokenKind::NotEq},
     {"<=", TokenKind::LessEq},     {">=", TokenKind::GreaterEq}, {"/\\", TokenKind::And},
     {"\\/", TokenKind::Or},        {"{", TokenKind::LBrace},   {"}", TokenKind::RBrace},
@@ -31,7 +31,7 @@ constexpr std::array<Punctuation, 25> kPunctuation = {{
     {":", TokenKind::Colon},       {"|", TokenKind::Pipe},     {"@", TokenKind::At},
     {"!", TokenKind::Bang},        {"~", TokenKind::Tilde},    {".", TokenKind::Dot},
     {"-", TokenKind::Minus},       {"=", TokenKind::Assign},   {"<", TokenKind::Less},
-    {">", TokenKind::Greater},
+    {">", TokenKind::Greater},     {"&", TokenKind::Amp},
 }};
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";

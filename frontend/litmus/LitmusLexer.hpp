@@ -23,6 +23,7 @@ enum class TokenKind : std::uint8_t {
   TestName,  // the rest of the header line
   LBrace, RBrace, LParen, RParen, LBracket, RBracket,
   Semi, Comma, Colon, ColonColon, Pipe, At, Bang, Tilde, Dot, Minus,
+  Amp,       // & (an address in the init block: P0:r1 = &x)
   Assign,    // =
   EqEq, NotEq, Less, LessEq, Greater, GreaterEq,
   And,       // /\ (backslash)

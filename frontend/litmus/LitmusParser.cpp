@@ -5,6 +5,7 @@
 // has been read, so the error reported is, as far as possible, the first one in the file.
 #include "frontend/litmus/LitmusParser.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -30,9 +31,13 @@ constexpr std::string_view kAliases = "aliases";
 constexpr std::string_view kExists = "exists";
 constexpr std::string_view kForall = "forall";
 constexpr std::string_view kLocations = "locations";
+constexpr std::string_view kFilter = "filter";
 constexpr std::string_view kTrue = "true";
 constexpr std::string_view kFalse = "false";
 constexpr std::string_view kWarp = "warp";
+constexpr std::string_view kBar = "bar";
+constexpr std::int64_t kWarpSize = 32;   // PTX barrier thread counts are multiples of it
+constexpr std::int64_t kCtaBarriers = 16;  // PTX barrier ids are 0..15 [§4.4]
 
 // Thread numbers above this name no thread of any test; the bound keeps the conversion to int exact.
 constexpr std::uint64_t kMaxThreadNumber = 1'000'000;
@@ -103,6 +108,7 @@ class LitmusParser {
   void parseInitBlock();
   void parseInitEntry();
   void parseRegisterInit();
+  std::string parseAddressOf();
   void parseAlias();
   void parseKindDeclaration(const Token& name);
   void parseLocationInit();
@@ -125,6 +131,9 @@ class LitmusParser {
     bool negateGuard = false;
   };
   Parsed parseInstruction(std::size_t column);
+  bool isMove(const MnemonicInfo& info, const std::vector<WrittenQual>& quals, std::size_t column);
+  void parseMove(Instruction& ins);
+  void checkBarrierOperands(const Instruction& ins) const;
   /// `@p INSTR` as `@!p bra SKIP; INSTR; SKIP:` — the form every later stage already understands.
   void addGuarded(Thread& thread, Parsed parsed);
   void parseHopperOperands(Instruction& ins, const HopperForm& form, const std::string& written);
@@ -142,6 +151,7 @@ class LitmusParser {
   void checkLabels() const;
   // Condition.
   void parseObserved();
+  void parseFilter();
   void parseCondition();
   CondPtr parseDisjunction(int depth);
   CondPtr parseConjunction(int depth);
@@ -167,6 +177,8 @@ class LitmusParser {
   std::unordered_map<std::string, std::size_t> locationIndex_;
   std::set<std::pair<int, std::string>> initialisedRegisters_;
   std::vector<ThreadLabels> labels_;
+  std::vector<std::set<std::string>> registers_;  // per thread column: the registers named so far
+  std::size_t column_ = 0;                        // the column of the instruction being parsed
   std::vector<Token>* recording_ = nullptr;  // where take() copies tokens while a TokenRecording is alive
 };
 
@@ -175,10 +187,14 @@ Program LitmusParser::parse() {
   parseInitBlock();
   parseThreadHeader();
   labels_.resize(program_.threads.size());
+  registers_.resize(program_.threads.size());
+  for (const RegInit& init : program_.regInits) registers_[static_cast<std::size_t>(init.thread)].insert(init.reg);
   while (!atCodeEnd()) parseRow();
   checkLabels();
   if (isWord(peek(), kLocations)) parseObserved();
+  if (isWord(peek(), kFilter)) parseFilter();
   parseCondition();
+  accept(TokenKind::Semi);  // Dat3M allows `exists (...);`
   if (peek().kind != TokenKind::End) fail(peek(), "unexpected " + describe(peek()) + " after the final condition");
   return std::move(program_);
 }
@@ -221,10 +237,20 @@ void LitmusParser::parseRegisterInit() {
   expect(TokenKind::Colon, "':'");
   Token reg = expect(TokenKind::Ident, "a register name");
   expect(TokenKind::Assign, "'=' after the register");
-  std::int64_t value = parseInteger();
+  RegInit init{index, std::string(reg.text), 0, {}, lexer_.pos(thread)};
+  if (peek().kind == TokenKind::Amp || peek().kind == TokenKind::Ident) init.addressOf = parseAddressOf();
+  else init.value = parseInteger();
   if (!initialisedRegisters_.emplace(index, std::string(reg.text)).second)
     fail(reg, "register P" + std::to_string(index) + ":" + std::string(reg.text) + " is initialised twice");
-  program_.regInits.push_back({index, std::string(reg.text), value, lexer_.pos(thread)});
+  program_.regInits.push_back(std::move(init));
+}
+
+// `&x` or `x` after `=` in the init block: the address of location x (which exists from then on, herd-style).
+std::string LitmusParser::parseAddressOf() {
+  accept(TokenKind::Amp);
+  Token name = expect(TokenKind::Ident, "a location whose address the init takes");
+  useLocation(name);
+  return std::string(name.text);
 }
 
 void LitmusParser::parseAlias() {
@@ -295,17 +321,25 @@ void LitmusParser::parseLocationInit() {
   expect(TokenKind::Assign, "'=' after location '" + std::string(name.text) + "'");
   Location location;
   location.name = name.text;
-  location.init = parseInteger();
   location.pos = lexer_.pos(name);
+  if (peek().kind == TokenKind::Amp || peek().kind == TokenKind::Ident) {
+    const Token& target = peek().kind == TokenKind::Amp ? peek(1) : peek();
+    if (target.text == name.text) fail(target, "location '" + location.name + "' cannot be initialised with its own address");
+    location.addressOf = parseAddressOf();
+  } else {
+    location.init = parseInteger();
+  }
   declareLocation(std::move(location), name);
 }
 
 void LitmusParser::declareLocation(Location location, const Token& name) {
   auto [found, fresh] = locationIndex_.try_emplace(location.name, program_.locations.size());
-  if (!fresh)
-    fail(name, "location '" + location.name + "' is declared twice (first at line " +
-                   std::to_string(program_.locations[found->second].pos.line) + ")");
-  program_.locations.push_back(std::move(location));
+  if (fresh) return program_.locations.push_back(std::move(location));
+  Location& earlier = program_.locations[found->second];
+  // An address init (`x = &y`) names y before y's own declaration: the declaration takes its place.
+  if (earlier.declared)
+    fail(name, "location '" + location.name + "' is declared twice (first at line " + std::to_string(earlier.pos.line) + ")");
+  earlier = std::move(location);
 }
 
 // ------------------------------------------------------------------------------------------- thread header
@@ -390,7 +424,7 @@ void LitmusParser::checkRegisterInits() const {
 bool LitmusParser::atCodeEnd() {
   const Token& token = peek();
   return token.kind == TokenKind::End || token.kind == TokenKind::Tilde || isWord(token, kExists) ||
-         isWord(token, kForall) || isWord(token, kLocations);
+         isWord(token, kForall) || isWord(token, kLocations) || isWord(token, kFilter);
 }
 
 void LitmusParser::parseRow() {
@@ -405,6 +439,7 @@ void LitmusParser::parseRow() {
 
 void LitmusParser::parseCell(std::size_t column) {
   Thread& thread = program_.threads[column];
+  column_ = column;
   while (peek().kind == TokenKind::Ident && peek(1).kind == TokenKind::Colon) thread.code.push_back(parseLabel(column));
   if (!isCellEnd(peek())) {
     Parsed parsed = parseInstruction(column);
@@ -489,7 +524,13 @@ LitmusParser::Parsed LitmusParser::parseInstruction(std::size_t column) {
       ins.operands.push_back(std::move(predicate));
       predicateAt.reset();
     }
-    parseOperands(ins, *info, joinTokens(tokens), column);
+    if (info->form == InstrForm::Barrier) {
+      // Dat3M spells its barriers bar.cta.sync|arrive (in litmus files its meaning rules, README).
+      ins.dat3mBarrier = mnemonic.text == kBar && quals.size() == 2 && quals[0].spelling == model::scopeName(model::Scope::Cta);
+    }
+    if (isMove(*info, quals, column)) parseMove(ins);
+    else parseOperands(ins, *info, joinTokens(tokens), column);
+    if (info->form == InstrForm::Barrier) checkBarrierOperands(ins);
   }
   if (!predicateAt) {
     ins.text = joinTokens(tokens);
@@ -500,6 +541,49 @@ LitmusParser::Parsed LitmusParser::parseInstruction(std::size_t column) {
   ins.negatePredicate = false;
   ins.text = joinTokens(std::vector<Token>(tokens.begin() + static_cast<std::ptrdiff_t>(mnemonicAt), tokens.end()));
   return {std::move(ins), std::move(predicate), negate};
+}
+
+// Dat3M's `ld r0, V` (a load mnemonic without qualifiers whose source is a constant or a register) moves V into
+// r0. A name is a register when the thread already names it so or it is spelt like Dat3M's registers (r0, r12)
+// and is no location; otherwise `ld r0, x` is the weak load herd reads.
+bool LitmusParser::isMove(const MnemonicInfo& info, const std::vector<WrittenQual>& quals, std::size_t column) {
+  if (info.form != InstrForm::Load || !quals.empty() || peek(1).kind != TokenKind::Comma) return false;
+  const Token& source = peek(2);
+  if (source.kind == TokenKind::Number || source.kind == TokenKind::Minus) return true;
+  if (source.kind != TokenKind::Ident || locationIndex_.contains(std::string(source.text))) return false;
+  const bool registerSpelling = source.text.size() > 1 && source.text[0] == 'r' &&
+                                std::all_of(source.text.begin() + 1, source.text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return registerSpelling || registers_[column].contains(std::string(source.text));
+}
+
+void LitmusParser::parseMove(Instruction& ins) {
+  ins.op = Opcode::Local;
+  ins.localOp = LocalOp::Mov;
+  ins.proxy = model::Proxy::Generic;
+  ins.operands.push_back(parseRegister("a destination register"));
+  expect(TokenKind::Comma, "','");
+  ins.operands.push_back(parseValue());
+}
+
+// The operands the syntax cannot check: Dat3M's label is a constant; PTX's barrier ids are 0..15 and its thread
+// counts positive multiples of the warp size (issue 16 D6), since `bar.sync 0, 48` has no meaning in PTX.
+void LitmusParser::checkBarrierOperands(const Instruction& ins) const {
+  const Operand& first = ins.operands.at(0);
+  if (ins.dat3mBarrier) {
+    if (first.kind != Operand::Kind::Immediate)
+      fail(first.pos, std::string("the first operand of Dat3M's bar.cta.") + (ins.op == Opcode::BarArrive ? "arrive" : "sync") +
+                          " is the barrier's label, a constant (a register id goes second: bar.cta.sync LABEL, ID{, QUORUM})");
+    return;
+  }
+  if (first.kind == Operand::Kind::Immediate && (first.value < 0 || first.value >= kCtaBarriers))
+    fail(first.pos, "barrier id " + std::to_string(first.value) + " does not exist: a CTA has barriers 0.." +
+                        std::to_string(kCtaBarriers - 1));
+  if (ins.operands.size() < 2 || ins.operands[1].kind != Operand::Kind::Immediate) return;
+  const Operand& count = ins.operands[1];
+  if (count.value <= 0 || count.value % kWarpSize != 0)
+    fail(count.pos, "thread count " + std::to_string(count.value) + " is not a positive multiple of the warp size (" +
+                        std::to_string(kWarpSize) + "): PTX's `bar.sync a, b` counts threads, and a litmus thread is a "
+                        "warp (Dat3M's quorum of test threads is written bar.cta.sync LABEL, ID, QUORUM)");
 }
 
 std::vector<WrittenQual> LitmusParser::parseQualifiers() {
@@ -523,7 +607,7 @@ std::vector<WrittenQual> LitmusParser::parseQualifiers() {
 
 void LitmusParser::parseOperands(Instruction& ins, const MnemonicInfo& info, const std::string& written,
                                  std::size_t column) {
-  const OperandSignature sig = operandSignature(info, ins.atomOp);
+  const OperandSignature sig = operandSignature(info, ins);
   for (std::size_t i = 0; i < sig.roles.size(); ++i) {
     if (i > 0) {
       if (i >= sig.required && isCellEnd(peek())) break;
@@ -616,6 +700,7 @@ Operand LitmusParser::parseRegister(const std::string& what) {
   Token name = take();
   if (name.kind != TokenKind::Ident) fail(name, "expected " + what + ", got " + describe(name));
   checkNotLocation(name, "a register");
+  registers_[column_].insert(std::string(name.text));
   return {Operand::Kind::Register, std::string(name.text), 0, lexer_.pos(name)};
 }
 
@@ -623,6 +708,7 @@ Operand LitmusParser::parseValue() {
   if (peek().kind == TokenKind::Ident) {
     Token name = take();
     checkNotLocation(name, "a value");
+    registers_[column_].insert(std::string(name.text));
     return {Operand::Kind::Register, std::string(name.text), 0, lexer_.pos(name)};
   }
   if (!startsValue(peek())) fail(peek(), "expected a register or an integer, got " + describe(peek()));
@@ -679,9 +765,28 @@ void LitmusParser::parseObserved() {
   }
 }
 
+// `filter P` (Dat3M, herd): executions whose final state does not satisfy P are not counted.
+void LitmusParser::parseFilter() {
+  take();  // filter
+  std::vector<Token> tokens;
+  TokenRecording recording(recording_, tokens);
+  program_.filter = parseDisjunction(0);
+  program_.filterText = joinTokens(tokens);
+  accept(TokenKind::Semi);
+}
+
 void LitmusParser::parseCondition() {
-  Token first = take();
   Condition& condition = program_.condition;
+  if (peek().kind == TokenKind::End) {
+    // Dat3M's grammar makes the final condition optional (tests run for their liveness verdict only): such a
+    // test claims nothing, which `forall (true)` says.
+    condition.quantifier = Condition::Quantifier::Forall;
+    condition.pos = lexer_.pos(peek());
+    condition.expr = condNode(CondExpr::Kind::True, condition.pos);
+    condition.text = std::string(kTrue);
+    return;
+  }
+  Token first = take();
   condition.pos = lexer_.pos(first);
   if (first.kind == TokenKind::Tilde) {
     Token word = take();
@@ -692,9 +797,7 @@ void LitmusParser::parseCondition() {
   } else if (isWord(first, kForall)) {
     condition.quantifier = Condition::Quantifier::Forall;
   } else {
-    fail(first, first.kind == TokenKind::End
-                    ? "missing final condition: expected exists, ~exists or forall"
-                    : "expected the final condition (exists, ~exists or forall), got " + describe(first));
+    fail(first, "expected the final condition (exists, ~exists or forall), got " + describe(first));
   }
   std::vector<Token> tokens;
   TokenRecording recording(recording_, tokens);

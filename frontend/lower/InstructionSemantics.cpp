@@ -376,15 +376,24 @@ void Emitter::proxyFence() {
 
 void Emitter::barrier() {
   // bar.sync = arrive half then wait half; bar.arrive = arrive half only; bar.warp.sync like bar.sync among
-  // the lanes (threads) of the warp, keyed by its member mask [§2.8, §4.5].
+  // the lanes (threads) of the warp, keyed by its member mask [§2.8, §4.5]. Dat3M's `bar.cta.sync C, ID, Q`
+  // names its resource ID apart from its label C and counts its quorum Q in test threads.
+  model::BarrierSpec spec;
+  spec.aligned = in_.aligned;
+  if (in_.dat3mBarrier && ops().size() > 1) {
+    spec.label = ops()[0].value;
+    spec.id = operandValue(ops()[1]);
+    if (ops().size() > 2) spec.quorum = operandValue(ops()[2]);
+  } else {
+    spec.id = operandValue(ops().at(0));
+    if (ops().size() > 1) spec.count = operandValue(ops()[1]);
+  }
   std::vector<Tag> halves{Tag::BA};
   if (in_.op != Opcode::BarArrive) halves.push_back(Tag::BW);
   for (Tag h : halves) {
     TagSet tags = tagBit(h) | tagBit(Tag::GEN);
     if (in_.op == Opcode::BarWarpSync) tags |= tagBit(Tag::WBAR);
-    Event& e = event(addEvent(tags, nullptr));
-    e.barrierId = operandValue(ops().at(0));
-    if (ops().size() > 1) e.barrierCount = operandValue(ops()[1]);
+    event(addEvent(tags, nullptr)).barrier = spec;
   }
 }
 

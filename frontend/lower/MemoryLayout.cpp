@@ -13,6 +13,9 @@ using model::Tag;
 using model::tagBit;
 using model::UserError;
 
+// Addresses are multiples of a page, far from the small values litmus tests compute with.
+constexpr std::int64_t kAddressStride = 0x1000;
+
 int defaultSize(LocationKind kind) { return kind == LocationKind::MBarrier ? 8 : 4; }
 
 // The CTA instance of a user-written (gpu, cta), or a fresh one when no thread runs there (a location can live
@@ -53,6 +56,8 @@ bool usesClusterBarrier(const Thread& t) {
 }
 
 }  // namespace
+
+std::int64_t addressValue(const Address& a) { return kAddressStride * (a.vaddr + 1); }
 
 void placeThreads(const Program& program, EventGraph& g) {
   std::map<std::pair<int, int>, int> ctas;
@@ -126,6 +131,9 @@ Layout layOutMemory(const Program& program, EventGraph& g) {
     layout.addresses[loc.name] = a;
     g.locationNames.emplace_back(loc.name, a.paddr);
   }
+  for (const auto& loc : program.locations)
+    if (!loc.addressOf.empty())
+      g.initValues[static_cast<std::size_t>(layout.addresses.at(loc.name).paddr)] = addressValue(layout.addresses.at(loc.addressOf));
   for (const auto& t : program.threads) {
     const int cluster = g.threads[static_cast<std::size_t>(t.index)].cluster;
     if (!usesClusterBarrier(t) || layout.clusterBarriers.count(cluster)) continue;

@@ -26,6 +26,10 @@ struct Layout {
   std::map<int, Address> clusterBarriers;  // cluster instance -> its barrier's virtual location [§2.8, A9]
 };
 
+/// The value of `&name` (Dat3M's `P0:r1 = &x`, `y = &x`): a distinct non-zero constant per virtual address, so
+/// addresses compare as their locations do. Addresses are not dereferenced (litmus accesses name locations).
+std::int64_t addressValue(const Address& a);
+
 /// Numbers the scope tree (warp, CTA, cluster, GPU instances) into graph.threads. Throws model::UserError
 /// for a CTA placed in two clusters.
 void placeThreads(const Program& program, model::EventGraph& graph);

@@ -72,7 +72,9 @@ class ThreadUnroller {
 
   void collectRegisters() {
     for (const auto& ri : program_.regInits)
-      if (ri.thread == thread_.index) out_.regInit[static_cast<std::size_t>(regId(ri.reg))] = ri.value;
+      if (ri.thread == thread_.index)
+        out_.regInit[static_cast<std::size_t>(regId(ri.reg))] =
+            ri.addressOf.empty() ? ri.value : addressValue(layout_.addresses.at(ri.addressOf));
     for (const auto& in : thread_.code)
       for (const auto& op : in.operands)
         if (op.kind == Operand::Kind::Register) regId(op.name);
@@ -301,6 +303,7 @@ std::set<std::pair<int, std::string>> observedRegisters(const Program& program) 
     walk(c->b);
   };
   walk(program.condition.expr);
+  walk(program.filter);
   return out;
 }
 

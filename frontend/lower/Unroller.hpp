@@ -21,7 +21,7 @@ struct UnrollOptions {
 /// loops, jumps into a loop body) and for inconsistent placements.
 model::EventGraph unroll(const Program& program, const UnrollOptions& options);
 
-/// The registers a program observes at the end (condition and `locations`), as (thread, register name).
+/// The registers a program observes at the end (condition, filter and `locations`), as (thread, register name).
 std::set<std::pair<int, std::string>> observedRegisters(const Program& program);
 
 }  // namespace ptxmm::frontend

@@ -512,7 +512,7 @@ void TestParser::parseStatement(Thread& thread, const Token& open) {
     ins.localOp = info->localOp;
     ins.cmp = info->cmp;
     applyQualifiers(ins, *info, mnemonic.text, pos(mnemonic), parseQualifiers());
-    const OperandSignature sig = operandSignature(*info, ins.atomOp);
+    const OperandSignature sig = operandSignature(*info, ins);
     if (std::ranges::count(sig.roles, OperandRole::Label))
       fail(mnemonic, "nvlitmus tests have no labels, so no " + std::string(mnemonic.text));
     parseOperands(ins, sig, joinTokens(tokens), thread);

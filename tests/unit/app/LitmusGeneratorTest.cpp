@@ -87,9 +87,17 @@ std::vector<std::string> features(const std::vector<Instruction>& code, std::siz
     case Opcode::FenceProxy:
       out.push_back(ins.aliasFence ? "fence.proxy.alias" : "fence.proxy." + std::string(proxyName(ins.proxy)));
       break;
-    case Opcode::BarSync: out.push_back(ins.operands.size() == 2 ? "bar.sync.count" : "bar.sync"); break;
+    case Opcode::BarSync:
+      if (ins.dat3mBarrier && ins.operands.size() > 1) {
+        out.push_back("bar.named");
+        if (ins.operands[1].kind == Operand::Kind::Register) out.push_back("bar.named.register-id");
+        if (ins.operands.size() > 2) out.push_back("bar.named.quorum");
+      } else {
+        out.push_back(ins.operands.size() == 2 ? "bar.sync.count" : "bar.sync");
+      }
+      break;
     case Opcode::BarArrive: out.push_back("bar.arrive"); break;
-    case Opcode::Local: out.push_back("local"); break;
+    case Opcode::Local: out.push_back(ins.text.rfind("ld ", 0) == 0 ? "local.ld-move" : "local"); break;
     case Opcode::Setp: out.push_back("setp"); break;
     case Opcode::Branch:
       out.push_back(ins.predicated ? "branch.predicated" : "branch.compare");
@@ -189,8 +197,8 @@ TEST_CASE("the generated tests show the variety the fuzzer needs", "[app][genera
       "fence.sc", "fence.acq_rel", "fence.acquire", "fence.release", "membar.gl",
       "fence.proxy.alias", "fence.proxy.surface", "fence.proxy.texture", "fence.proxy.constant",
       "scope.cta", "scope.cluster", "scope.gpu", "scope.sys",
-      "bar.sync", "bar.sync.count", "bar.arrive",
-      "local", "setp", "branch.predicated", "branch.compare", "spin-loop",
+      "bar.sync", "bar.sync.count", "bar.arrive", "bar.named", "bar.named.register-id", "bar.named.quorum",
+      "local", "local.ld-move", "setp", "branch.predicated", "branch.compare", "spin-loop",
       "placement.same-cta", "placement.all-different-ctas", "placement.some-shared-cta", "placement.clusters",
       "placement.gpus", "threads.2", "threads.3", "threads.4",
       "alias.generic", "alias.surface", "alias.texture", "alias.constant", "register-init",

@@ -117,14 +117,14 @@ TEST_CASE("barrier deadlocks and incomplete generations leave no execution", "[c
   REQUIRE_FALSE(crossed.notes.empty());
   const TestResult three = check(
       "PTX three\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n"
-      " bar.cta.sync 1, 64 | bar.cta.sync 1, 64 | bar.cta.sync 1, 64 ;\nexists (x == 0)\n");
+      " bar.sync 1, 64 | bar.sync 1, 64 | bar.sync 1, 64 ;\nexists (x == 0)\n");
   REQUIRE(three.states.empty());
 }
 
 TEST_CASE("arrive then sync with counts orders the producer's write", "[checker][explicit]") {
   const TestResult r = check(
       "PTX PC\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
-      " st.weak x, 1 | bar.cta.sync 1, 64 ;\n bar.cta.arrive 1, 64 | ld.weak r0, x ;\nexists (P1:r0 == 0)\n");
+      " st.weak x, 1 | bar.sync 1, 64 ;\n bar.arrive 1, 64 | ld.weak r0, x ;\nexists (P1:r0 == 0)\n");
   REQUIRE(r.status == Status::Ok);
   REQUIRE_FALSE(r.holds);
 }

@@ -406,7 +406,7 @@ TEST_CASE("CTA barriers: sync and arrive, immediate or register operands", "[fro
   barrier("bar.cta.arrive 1", Opcode::BarArrive, 1);
   checkImmediate(barrier("bar.arrive 1, 64", Opcode::BarArrive, 2).operands[1], 64);
   barrier("barrier.arrive r0, 32", Opcode::BarArrive, 2);
-  barrier("barrier.cta.arrive.aligned 1, 2", Opcode::BarArrive, 2);
+  barrier("barrier.cta.arrive.aligned 1, 96", Opcode::BarArrive, 2);
 }
 
 TEST_CASE("register arithmetic and setp", "[frontend][litmus]") {
@@ -595,7 +595,7 @@ TEST_CASE("instruction errors name the offending token", "[frontend][litmus]") {
   requireCodeError("fence.proxy.tensormap", ".tensormap", "fence.proxy.tensormap is not supported yet");
   requireCodeError("fence.proxy.tensormap::generic.gpu", "fence", "fence needs .release or .acquire");
   requireCodeError("fence.proxy.async.local", ".local", "qualifier '.local' is not allowed on fence here");
-  requireCodeError("fence.proxy", ".proxy", "fence.proxy needs a target (.alias, .surface, .texture or .constant)");
+  requireCodeError("fence.proxy", ".proxy", "fence.proxy needs a target (.alias, .generic, .surface, .texture or .constant)");
   requireCodeError("fence.sc.proxy.alias", ".proxy", "'.proxy' must come right after fence");
   requireCodeError("bar.red.popc.u32 r0, 0, p", ".red", "bar.red is not supported yet");
   requireCodeError("bar.cta 1", "bar", "bar needs an action (.sync or .arrive)");
@@ -614,7 +614,8 @@ TEST_CASE("operand errors", "[frontend][litmus]") {
   requireCodeError("ld.weak r0, [x", "", "expected ']' after the address, got ';'");
   requireCodeError("ld.weak r0, x, y", ", y", "too many operands: ld.weak takes 2 operands");
   requireCodeError("atom.cas r0, x, 1", "", "missing operand: atom.cas takes 4 operands");
-  requireCodeError("bar.cta.sync 1, 2, 3", ", 3", "too many operands: bar.cta.sync takes 1 or 2 operands");
+  requireCodeError("bar.cta.sync 1, 2, 3, 4", ", 4", "too many operands: bar.cta.sync takes 1 to 3 operands");
+  requireCodeError("bar.sync 1, 2, 3", ", 3", "too many operands: bar.sync takes 1 or 2 operands");
   requireCodeError("fence.sc.gpu r0", "r0", "too many operands: fence.sc.gpu takes no operands");
   requireCodeError("ld.weak r0 x", "x", "expected ',' between operands, got 'x'");
   requireCodeError("st.weak x, -", "", "expected an integer, got ';'");
@@ -669,7 +670,8 @@ TEST_CASE("condition errors", "[frontend][litmus]") {
                "unknown thread P4294967296");
   requireError(twoThreads(" ;", "x = 0;", "exists (z == 1)"), 5, 9, "unknown location 'z'");
   requireError(twoThreads(" ;", "x = 0;", "exists (x == 0) foo"), 5, 17, "unexpected 'foo' after the final condition");
-  requireError(twoThreads(" ;", "x = 0;", ""), 6, 1, "missing final condition: expected exists, ~exists or forall");
+  requireError(twoThreads(" ;", "x = 0;", "locations [x]\nfoo (x == 0)"), 6, 1,
+               "expected the final condition (exists, ~exists or forall), got 'foo'");
   requireError(twoThreads(" ;", "x = 0;", "~forall (x == 0)"), 5, 2, "expected exists after '~', got 'forall'");
   requireError(twoThreads(" ;", "x = 0;", "exists"), 6, 1, "expected a proposition, got end of file");
   requireError(twoThreads(" ;", "x = 0;", "exists (x 1)"), 5, 11, "expected a comparison");

@@ -59,7 +59,7 @@ TEST_CASE("spellings with the same meaning come back in one canonical form", "[f
   CHECK_THAT(written, Catch::Matchers::Contains("fence.sc.gpu"));
   CHECK_THAT(written, Catch::Matchers::Contains("fence.acq_rel.gpu"));
   CHECK_THAT(written, Catch::Matchers::Contains("ld.global r0, x"));
-  CHECK_THAT(written, Catch::Matchers::Contains("bar.cta.sync 1"));
+  CHECK_THAT(written, Catch::Matchers::Contains("barrier.cta.sync.aligned 1"));
   CHECK_THAT(written, Catch::Matchers::Contains("goto L"));
   requireRoundTrip(p);
 }

@@ -25,7 +25,7 @@ inline std::string dump(const Instruction& ins) {
       << (ins.scope ? static_cast<int>(*ins.scope) : -1) << ' ' << static_cast<int>(ins.proxy) << ' '
       << ins.aliasFence << ' ' << static_cast<int>(ins.space) << ' ' << static_cast<int>(ins.atomOp) << ' '
       << static_cast<int>(ins.localOp) << ' ' << static_cast<int>(ins.cmp) << ' ' << ins.predicated << ' '
-      << ins.negatePredicate;
+      << ins.negatePredicate << ' ' << ins.dat3mBarrier << ' ' << ins.aligned;
   for (const auto& o : ins.operands) out << ' ' << dump(o);
   return out.str();
 }
@@ -54,16 +54,17 @@ inline std::string dump(const Program& p) {
       continue;
     }
     out << "loc " << l.name << " " << l.init << " " << static_cast<int>(l.space) << " "
-        << (l.aliasProxy ? static_cast<int>(*l.aliasProxy) : -1) << " " << l.aliasOf << "\n";
+        << (l.aliasProxy ? static_cast<int>(*l.aliasProxy) : -1) << " " << l.aliasOf << " &" << l.addressOf << "\n";
   }
   for (const auto& name : implicit) out << "implicit " << name << "\n";
-  for (const auto& r : p.regInits) out << "reg " << r.thread << " " << r.reg << " " << r.value << "\n";
+  for (const auto& r : p.regInits) out << "reg " << r.thread << " " << r.reg << " " << r.value << " &" << r.addressOf << "\n";
   for (const auto& t : p.threads) {
     out << "thread " << t.name << " " << t.index << " " << t.cta << " " << (t.cluster ? *t.cluster : -1) << " "
         << t.gpu << "\n";
     for (const auto& ins : t.code) out << "  " << dump(ins) << "\n";
   }
   for (const auto& v : p.observed) out << "observed " << dump(v) << "\n";
+  out << "filter " << dump(p.filter) << "\n";
   out << "condition " << static_cast<int>(p.condition.quantifier) << " " << dump(p.condition.expr) << "\n";
   return out.str();
 }

@@ -66,9 +66,14 @@ exists (P1:r0 == 0)
   REQUIRE(hw.roles[0].barrierCount.at(1) == 64);  // no count: 32 per participating warp
   REQUIRE(refusal(R"({ x=0; }
  P0@cta 0,gpu 0     | P1@cta 0,gpu 0 ;
- bar.cta.sync 0, 64 | ld.weak r0, x  ;
+ bar.sync 0, 64     | ld.weak r0, x  ;
 exists (P1:r0 == 0)
 )").find("the count 64 is not 32 times the 1 thread") != std::string::npos);
+  REQUIRE(refusal(R"({ x=0; }
+ P0@cta 0,gpu 0     | P1@cta 0,gpu 0 ;
+ bar.cta.sync 0, 64 | ld.weak r0, x  ;
+exists (P1:r0 == 0)
+)").find("Dat3M's labelled barrier") != std::string::npos);
   REQUIRE(refusal(R"({ x=0; }
  P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
  bar.cta.sync 0 | bar.cta.sync 1 ;
