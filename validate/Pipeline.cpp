@@ -53,15 +53,20 @@ std::vector<ExpectedInstruction> expectedInstructions(const HardwareTest& hw, in
   const HwRole& role = hw.roles[static_cast<std::size_t>(r)];
   const auto& code = hw.program.threads[static_cast<std::size_t>(role.thread)].code;
   std::vector<ExpectedInstruction> out;
-  std::size_t access = 0;
   for (std::size_t i = 0; i < code.size(); ++i) {
-    const auto& in = code[i];
-    int width = 8;
-    if (access < role.accesses.size() && role.accesses[access].instr == static_cast<int>(i))
-      width = hw.locations[static_cast<std::size_t>(role.accesses[access++].location)].width;
-    const auto count = role.barrierCount.find(static_cast<int>(i));
-    const auto sass = expectedSass(ptxForm(in, width, count == role.barrierCount.end() ? 0 : count->second));
-    if (sass) out.push_back({in.text, in.pos, *sass, role.inLoop[i]});
+    const PtxForm form = roleForm(hw, role, static_cast<int>(i));
+    const auto sass = expectedSass(form);
+    if (!sass) continue;
+    ExpectedInstruction x{code[i].text, code[i].pos, *sass, role.inLoop[i]};
+    const bool single = sass->anchors.size() == 1 && !sass->membarBefore && !sass->invalidateAfter;
+    if (single && (form.kind == FormKind::Load || form.kind == FormKind::Store) && form.sem == frontend::Sem::Weak) {
+      x.swap = ExpectedInstruction::Swap::WeakAccess;
+      for (const auto& a : role.accesses)
+        if (a.instr == static_cast<int>(i)) x.location = a.location, x.shared = a.kind != AddrKind::Global;
+    } else if (single && form.kind == FormKind::FenceProxy && code[i].space == frontend::StateSpace::Global) {
+      x.swap = ExpectedInstruction::Swap::SpaceFence;
+    }
+    out.push_back(std::move(x));
   }
   return out;
 }

@@ -13,15 +13,21 @@ namespace ptxmm::validate {
 
 namespace {
 
-// Opcodes that access memory other than the thread's local and constant memory: each must be a litmus access.
-const std::set<std::string> kMemoryOpcodes = {"LD",    "LDG",  "LDS",   "LDSM",   "ST",   "STG",    "STS",   "ATOM",
-                                              "ATOMG", "ATOMS", "RED",  "REDG",   "REDS", "STAS",   "REDAS", "LDGSTS",
-                                              "SULD",  "SUST",  "SUATOM", "SURED", "TLD",  "TEX",    "TLD4",  "UBLKCP",
-                                              "UTMALDG", "UTMASTG", "UTMAREDG", "UBLKRED"};
-// Opcodes that combine the lanes of a warp: how ptxas aggregates warp-uniform atomics.
+// Opcodes that must each be accounted for by a litmus instruction: memory accesses, CTA barriers, and the
+// Hopper-era units (SYNCS mbarrier operations, the copy engine, TMA, async-group counters, cluster barriers,
+// async-proxy fences, DSMEM stores).
+const std::set<std::string> kAnchorOpcodes = {
+    "LD",     "LDG",    "LDS",      "LDSM",    "ST",           "STG",         "STS",          "ATOM",     "ATOMG",
+    "ATOMS",  "RED",    "REDG",     "REDS",    "STAS",         "REDAS",       "LDGSTS",       "SULD",     "SUST",
+    "SUATOM", "SURED",  "TLD",      "TEX",     "TLD4",         "UBLKCP",      "UBLKRED",      "UTMALDG",  "UTMASTG",
+    "UTMAREDG", "BAR",  "SYNCS",    "ARRIVES", "LDGDEPBAR",    "DEPBAR",      "UTMACMDFLUSH", "UCGABAR_ARV",
+    "UCGABAR_WAIT", "FENCE", "UTMACCTL"};
+// Opcodes that combine the lanes of a warp: how ptxas aggregates warp-uniform atomics. ELECT is also how ptxas
+// builds a waterfall loop around an instruction with uniform operands (one lane's operands per iteration),
+// which is allowed there.
 const std::set<std::string> kCollectiveOpcodes = {"VOTE", "VOTEU", "MATCH", "REDUX", "SHFL", "ELECT"};
 
-bool isAnchor(const SassInstruction& i) { return kMemoryOpcodes.count(i.base) || i.base == "BAR"; }
+bool isAnchor(const SassInstruction& i) { return kAnchorOpcodes.count(i.base) != 0; }
 
 std::string hex(unsigned a) {
   std::ostringstream os;
@@ -37,10 +43,14 @@ bool has(const SassInstruction& i, const std::string& m) {
   return std::find(i.modifiers.begin(), i.modifiers.end(), m) != i.modifiers.end();
 }
 
+// A waterfall loop's back edge: BRA.U.ANY (the loop repeats while some lane has not been served).
+bool isWaterfallBranch(const SassInstruction& i) { return i.base == "BRA" && has(i, "U") && has(i, "ANY"); }
+
 int widthOf(const SassInstruction& i) {
   for (const char* m : {"64", "S64", "U64"})
     if (has(i, m)) return 8;
-  for (const char* m : {"128", "U8", "S8", "U16", "S16"})
+  if (has(i, "128")) return 16;
+  for (const char* m : {"U8", "S8", "U16", "S16"})
     if (has(i, m)) return 0;
   return 4;
 }
@@ -65,14 +75,23 @@ std::string mismatch(const SassInstruction& i, const SassAnchor& a) {
   if (a.opcode == "BAR") {
     if (i.modifiers.empty() || i.modifiers[0] != a.op) return "a different barrier operation";
     const auto n = hexNumbers(i.operands);
-    if (n.size() != 2 || n[0] != a.barrierId || n[1] != a.barrierCount) return "a different barrier id or thread count";
-    return "";
+    const bool same = a.barrierCount < 0 ? n.size() == 1 && n[0] == a.barrierId
+                                         : n.size() == 2 && n[0] == a.barrierId && n[1] == a.barrierCount;
+    return same ? "" : "a different barrier id or thread count";
   }
-  if (!a.op.empty() && !has(i, a.op)) return "a different operation";
-  if (widthOf(i) != a.width) return "a different width";
+  if (!a.op.empty() && !has(i, a.op) &&
+      std::none_of(a.alsoOp.begin(), a.alsoOp.end(), [&](const std::string& o) { return has(i, o); }))
+    return "a different operation";
+  for (const auto& m : a.required)
+    if (!has(i, m)) return "no ." + m;
+  for (const auto& m : a.forbidden)
+    if (has(i, m)) return "." + m;
+  if (a.depbar && hexNumbers(i.operands) != std::vector<long>{*a.depbar}) return "a different group count";
+  if (a.width && widthOf(i) != a.width) return "a different width";
   for (const char* m : {"CONSTANT", "MMIO", "PRIVATE"})
     if (has(i, m)) return std::string("the .") + m + " qualifier";
-  if (strengthOf(i) != a.strength) return a.strength.empty() ? "a strong access where a weak one was written" : "a different strength or scope";
+  if (a.strong && strengthOf(i) != a.strength)
+    return a.strength.empty() ? "a strong access where a weak one was written" : "a different strength or scope";
   return "";
 }
 
@@ -92,9 +111,7 @@ std::optional<SassMembar> membarOf(const SassInstruction& i) {
 
 bool isInvalidate(const SassInstruction& i) { return i.base == "CCTL" && has(i, "IVALL"); }
 
-bool isFenceClass(const SassInstruction& i) {
-  return i.base == "MEMBAR" || i.base == "CCTL" || i.base == "FENCE";
-}
+bool isFenceClass(const SassInstruction& i) { return i.base == "MEMBAR" || i.base == "CCTL"; }
 
 }  // namespace
 
@@ -139,63 +156,114 @@ const SassFunction* findFunction(const std::vector<SassFunction>& functions, con
 
 SassVerdict checkRole(const SassFunction& function, const std::vector<ExpectedInstruction>& expected, const std::string& who) {
   SassVerdict v;
+  // @!PT never executes; a WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE region, with the BSYNC and the branch back to
+  // the join point after it, is the out-of-line copy of an instruction that only a divergent warp takes (ptxas
+  // emits one beside the converged form of non-aligned barriers).
   std::vector<const SassInstruction*> code;
-  for (const auto& i : function.code)
-    if (i.predicate != "@!PT" && i.base != "NOP") code.push_back(&i);  // @!PT never executes
-
-  for (const auto* i : code)
-    if (kCollectiveOpcodes.count(i->base))
-      v.problems.push_back(who + ": warp-collective instruction " + i->opcode + " at " + hex(i->address) +
-                           " (ptxas may have aggregated atomics across lanes, which play different instances)");
-
-  // Anchors: litmus accesses and barriers against memory and BAR instructions, one to one, in order.
-  std::vector<std::size_t> anchorAt;  // SASS position of each expected anchor
-  std::vector<std::size_t> found;
-  for (std::size_t k = 0; k < code.size(); ++k)
-    if (isAnchor(*code[k])) found.push_back(k);
-  std::vector<std::size_t> wanted;
-  for (std::size_t e = 0; e < expected.size(); ++e)
-    if (expected[e].sass.anchor) wanted.push_back(e);
-  const std::size_t common = std::min(found.size(), wanted.size());
-  for (std::size_t k = 0; k < common; ++k) {
-    const ExpectedInstruction& e = expected[wanted[k]];
-    const SassInstruction& i = *code[found[k]];
-    const std::string why = mismatch(i, *e.sass.anchor);
-    if (!why.empty())
-      v.problems.push_back(where(e, who) + ": expected " + e.sass.describe() + ", found " + i.opcode + " " + i.operands + " at " +
-                           hex(i.address) + " (" + why + ")");
+  enum { Main, Collective, Return } region = Main;
+  for (const auto& i : function.code) {
+    if (i.base == "WARPSYNC" && has(i, "COLLECTIVE")) region = Collective;
+    const bool skipped = region != Main;
+    if (region == Return && i.base == "BRA") region = Main;  // the branch back ends the out-of-line copy
+    if (i.predicate != "@!PT" && i.base != "NOP" && !skipped) code.push_back(&i);
+    if (i.base == "ENDCOLLECTIVE") region = Return;
   }
-  for (std::size_t k = common; k < wanted.size(); ++k)
-    v.problems.push_back(where(expected[wanted[k]], who) + ": no SASS memory instruction left for it (expected " +
-                         expected[wanted[k]].sass.describe() + "): the access was lost or merged");
-  for (std::size_t k = common; k < found.size(); ++k)
-    v.problems.push_back(who + ": extra SASS instruction " + code[found[k]]->opcode + " " + code[found[k]]->operands + " at " +
-                         hex(code[found[k]]->address) + " that no litmus instruction accounts for (duplicated or added)");
-  if (!v.problems.empty()) return v;
-  v.anchors = static_cast<int>(found.size());
-  anchorAt.assign(expected.size(), 0);
-  for (std::size_t k = 0; k < wanted.size(); ++k) anchorAt[wanted[k]] = found[k];
 
-  // Backward branches delimit SASS loops: [target, branch].
-  std::vector<std::pair<unsigned, unsigned>> loops;
+  // Waterfall loops [target, branch] and litmus-level loops (every other backward branch).
+  std::vector<std::pair<unsigned, unsigned>> loops, waterfalls;
   for (const auto* i : code)
     if (i->base == "BRA")
       for (long target : hexNumbers(i->operands))
-        if (static_cast<unsigned>(target) <= i->address) loops.emplace_back(static_cast<unsigned>(target), i->address);
-  auto inSassLoop = [&](unsigned a) {
-    return std::any_of(loops.begin(), loops.end(), [&](const auto& l) { return l.first <= a && a <= l.second; });
+        if (static_cast<unsigned>(target) <= i->address)
+          (isWaterfallBranch(*i) ? waterfalls : loops).emplace_back(static_cast<unsigned>(target), i->address);
+  auto within = [](const std::vector<std::pair<unsigned, unsigned>>& spans, unsigned a) {
+    return std::any_of(spans.begin(), spans.end(), [&](const auto& l) { return l.first <= a && a <= l.second; });
   };
+
+  for (const auto* i : code)
+    if (kCollectiveOpcodes.count(i->base) && !(i->base == "ELECT" && within(waterfalls, i->address)))
+      v.problems.push_back(who + ": warp-collective instruction " + i->opcode + " at " + hex(i->address) +
+                           " (ptxas may have aggregated atomics across lanes, which play different instances)");
+
+  // Anchors: the SASS instructions of the litmus instructions, one to one, in order. An optional anchor counts
+  // only where the next SASS instruction is it.
+  std::vector<std::size_t> found;
+  for (std::size_t k = 0; k < code.size(); ++k)
+    if (isAnchor(*code[k])) found.push_back(k);
+  std::vector<long> firstAt(expected.size(), -1), lastAt(expected.size(), -1);
+  std::size_t next = 0;
+  bool lost = false;
+  // A run of adjacent instructions the model does not order may come in any order: match it as a set.
+  using Swap = ExpectedInstruction::Swap;
+  auto unordered = [](const ExpectedInstruction& a, const ExpectedInstruction& b) {
+    if (a.swap == Swap::WeakAccess && b.swap == Swap::WeakAccess) return a.location != b.location;
+    return (a.swap == Swap::WeakAccess || b.swap == Swap::WeakAccess) && a.swap != Swap::None && b.swap != Swap::None && a.shared != b.shared;
+  };
+  auto matchRun = [&](std::size_t e) -> std::size_t {
+    std::size_t end = e;
+    while (end < expected.size() && expected[end].swap != Swap::None &&
+           std::all_of(expected.begin() + static_cast<long>(e), expected.begin() + static_cast<long>(end),
+                       [&](const ExpectedInstruction& x) { return unordered(x, expected[end]); }))
+      ++end;
+    if (end - e < 2 || next + (end - e) > found.size()) return e;
+    std::vector<bool> taken(end - e, false);
+    std::vector<std::size_t> at(end - e);
+    for (std::size_t k = e; k < end; ++k) {
+      bool matched = false;
+      for (std::size_t j = 0; j < end - e && !matched; ++j)
+        if (!taken[j] && mismatch(*code[found[next + j]], expected[k].sass.anchors[0]).empty()) taken[j] = matched = true, at[k - e] = j;
+      if (!matched) return e;
+    }
+    bool swapped = false;
+    for (std::size_t k = e; k < end; ++k) {
+      firstAt[k] = lastAt[k] = static_cast<long>(found[next + at[k - e]]);
+      swapped = swapped || at[k - e] != k - e;
+    }
+    if (swapped) v.notes.push_back(who + ": ptxas reordered `" + expected[e].text + "` .. `" + expected[end - 1].text +
+                                   "`, which the model does not order");
+    next += end - e;
+    return end;
+  };
+  for (std::size_t e = 0; e < expected.size(); ++e) {
+    if (const std::size_t end = matchRun(e); end != e) {
+      e = end - 1;
+      continue;
+    }
+    for (const auto& a : expected[e].sass.anchors) {
+      const bool present = next < found.size() && mismatch(*code[found[next]], a).empty();
+      if (a.optional && !present) continue;
+      if (next >= found.size()) {
+        if (!lost)
+          v.problems.push_back(where(expected[e], who) + ": no SASS memory instruction left for it (expected " +
+                               expected[e].sass.describe() + "): the access was lost or merged");
+        lost = true;
+        continue;
+      }
+      const SassInstruction& i = *code[found[next]];
+      if (!present)
+        v.problems.push_back(where(expected[e], who) + ": expected " + expected[e].sass.describe() + ", found " + i.opcode + " " +
+                             i.operands + " at " + hex(i.address) + " (" + mismatch(i, a) + ")");
+      if (firstAt[e] < 0) firstAt[e] = static_cast<long>(found[next]);
+      lastAt[e] = static_cast<long>(found[next]);
+      ++next;
+    }
+  }
+  for (std::size_t k = next; k < found.size(); ++k)
+    v.problems.push_back(who + ": extra SASS instruction " + code[found[k]]->opcode + " " + code[found[k]]->operands + " at " +
+                         hex(code[found[k]]->address) + " that no litmus instruction accounts for (duplicated or added)");
+  if (!v.problems.empty()) return v;
+  v.anchors = static_cast<int>(next);
 
   // Fences: each requirement is met inside its window of SASS positions (exclusive bounds).
   std::vector<bool> used(code.size(), false);
   auto previousAnchor = [&](std::size_t e) -> long {
     for (long k = static_cast<long>(e) - 1; k >= 0; --k)
-      if (expected[static_cast<std::size_t>(k)].sass.anchor) return static_cast<long>(anchorAt[static_cast<std::size_t>(k)]);
+      if (lastAt[static_cast<std::size_t>(k)] >= 0) return lastAt[static_cast<std::size_t>(k)];
     return -1;
   };
   auto nextAnchor = [&](std::size_t e) -> long {
     for (std::size_t k = e + 1; k < expected.size(); ++k)
-      if (expected[k].sass.anchor) return static_cast<long>(anchorAt[k]);
+      if (firstAt[k] >= 0) return firstAt[k];
     return static_cast<long>(code.size());
   };
   auto find = [&](long from, long to, auto&& accept) {
@@ -206,20 +274,18 @@ SassVerdict checkRole(const SassFunction& function, const std::vector<ExpectedIn
   };
   for (std::size_t e = 0; e < expected.size(); ++e) {
     const auto& x = expected[e];
-    const long self = x.sass.anchor ? static_cast<long>(anchorAt[e]) : -1;
-    const long before = x.sass.anchor ? self : nextAnchor(e);
-    const long afterFrom = x.sass.anchor ? self : previousAnchor(e);
+    const bool anchored = firstAt[e] >= 0;
     if (x.sass.membarBefore) {
       const SassMembar need = *x.sass.membarBefore;
-      const bool ok = find(previousAnchor(e), before, [&](const SassInstruction& i) {
+      const bool ok = find(previousAnchor(e), anchored ? firstAt[e] : nextAnchor(e), [&](const SassInstruction& i) {
         const auto m = membarOf(i);
         return m && m->kind >= need.kind && m->level >= need.level;
       });
       if (!ok) v.problems.push_back(where(x, who) + ": no " + membarText(need) + " (or stronger) where the PTX needs it");
     }
-    if (x.sass.invalidateAfter && !find(afterFrom, nextAnchor(e), isInvalidate))
+    if (x.sass.invalidateAfter && !find(anchored ? firstAt[e] : previousAnchor(e), nextAnchor(e), isInvalidate))
       v.problems.push_back(where(x, who) + ": no CCTL.IVALL after it (the acquire half is missing)");
-    if (x.sass.anchor && x.inLoop != inSassLoop(code[static_cast<std::size_t>(self)]->address))
+    if (anchored && x.inLoop != within(loops, code[static_cast<std::size_t>(firstAt[e])]->address))
       v.problems.push_back(where(x, who) + (x.inLoop ? ": its SASS instruction is outside the loop (hoisted)"
                                                      : ": its SASS instruction is inside a loop the litmus code does not have"));
   }

@@ -1,9 +1,13 @@
 // Reads `cuobjdump -sass` output and checks each role function against the expectation of its litmus code: the
-// memory instructions (and CTA barriers) appear in program order, one per litmus access, each with the expected
-// opcode, operation, width and .STRONG level, none missing and none extra; the MEMBAR of every release half and
-// fence and the CCTL.IVALL of every acquire half sit between the right neighbours; accesses inside litmus loops
-// are inside SASS loops and no others are; and no warp-collective instruction (the signature of aggregated
-// atomics) appears. A test that fails any of this is refused: its hardware run would not execute the litmus test.
+// SASS instructions that carry the litmus instructions (memory accesses, CTA barriers, the SYNCS, copy-engine,
+// TMA, async-group, cluster-barrier and async-proxy-fence instructions of the Hopper-era forms) appear in
+// program order, as many as expected, each with the expected opcode, modifiers, width and .STRONG level, none
+// missing and none extra (adjacent weak accesses of different locations may be swapped, as the model allows);
+// the MEMBAR of every release half and fence and the CCTL.IVALL of every acquire half sit between the right
+// neighbours; accesses inside litmus loops are inside SASS loops and no others are (waterfall loops over the
+// lanes of a warp and the WARPSYNC.COLLECTIVE copies of an instruction for divergent warps are told apart); and
+// no warp-collective instruction (the signature of aggregated atomics) appears. A test that fails any of this is
+// refused: its hardware run would not execute the litmus test.
 #pragma once
 
 #include <string>
@@ -40,6 +44,13 @@ struct ExpectedInstruction {
   model::SourcePos pos;
   SassExpectation sass;
   bool inLoop = false;
+  // Adjacent instructions the model does not order may come in any order: plain weak accesses (a weak ld/st with
+  // one anchor and no fence half) of different locations, and such an access beside a proxy fence limited to
+  // the other state space (fence.proxy.async.global does not order a shared-memory store).
+  enum class Swap : std::uint8_t { None, WeakAccess, SpaceFence };
+  Swap swap = Swap::None;
+  int location = -1;     // WeakAccess: its location
+  bool shared = false;   // the state space of the access, or the one the fence is limited to
 };
 
 struct SassVerdict {

@@ -79,7 +79,7 @@ bool harnessFailure(const HardwareRun& run) {
 
 }  // namespace
 
-TestReport Validator::validate(const frontend::Program& program, const std::string& file) {
+TestReport Validator::validate(const frontend::Program& program, const std::string& file, const std::vector<GivenSibling>& described) {
   TestReport r;
   r.file = file;
   r.name = program.name;
@@ -93,7 +93,7 @@ TestReport Validator::validate(const frontend::Program& program, const std::stri
   if (o_.compileOnly) {
     // The allowed sibling of a forbidden test is built and checked too, so that a compile-only pass leaves
     // every binary a later run needs.
-    if (r.siblingRequired) r.sibling = runSibling(*m, false);
+    if (r.siblingRequired) r.sibling = runSibling(*m, false, described);
     r.verdict = Verdict::CompiledOnly;
     r.internalError = false;
     return r;
@@ -104,7 +104,7 @@ TestReport Validator::validate(const frontend::Program& program, const std::stri
               nlohmann::json{{"seed", run.seed}, {"instances", run.instances}}.dump() + "\n");
   r.comparison = compare(m->view, run.histogram, run.seconds, [&](const Values& v) { return m->satisfies(v); });
   r.run = std::move(run);
-  if (r.siblingRequired) r.sibling = runSibling(*m, true);
+  if (r.siblingRequired) r.sibling = runSibling(*m, true, described);
   decide(r);
   return r;
 }
@@ -136,9 +136,10 @@ void Validator::decide(TestReport& r) const {
   r.internalError = false;
 }
 
-// The allowed sibling of a forbidden test: --sibling FILE, or the first weakened candidate the model allows;
-// built and SASS-checked, and run when `run` is set.
-SiblingReport Validator::runSibling(const ModelCheck& original, bool run) {
+// The allowed sibling of a forbidden test: --sibling FILE, else the first of the case's described broken
+// siblings (the hand-written weakening is the interesting one) the model allows and the harness runs, else the
+// first weakened candidate the model allows; built and SASS-checked, and run when `run` is set.
+SiblingReport Validator::runSibling(const ModelCheck& original, bool run, const std::vector<GivenSibling>& described) {
   SiblingReport s;
   std::optional<ModelCheck> chosen;
   if (o_.sibling) {
@@ -159,7 +160,20 @@ SiblingReport Validator::runSibling(const ModelCheck& original, bool run) {
       return s;
     }
   } else {
-    for (const auto& c : siblingCandidates(original.program)) {
+    for (const auto& d : described) {
+      if (!d.program) continue;
+      try {
+        ModelCheck m = checkModel(model_, *d.program, o_.run);
+        if (!m.allowsTarget()) continue;
+        analyze(m.program, m.view.keys);
+        s.origin = "described: " + d.file;
+        chosen = std::move(m);
+        break;
+      } catch (const model::UserError&) {
+        continue;  // a sibling the unroller or the harness cannot take
+      }
+    }
+    for (const auto& c : chosen ? std::vector<SiblingCandidate>{} : siblingCandidates(original.program)) {
       try {
         ModelCheck m = checkModel(model_, c.program, o_.run);
         if (!m.allowsTarget()) continue;

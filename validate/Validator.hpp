@@ -1,12 +1,13 @@
 // One test on hardware, from Program to verdict: the model's permitted states, the harness (generated, built on
 // a Workbench, SASS-checked), the run, the comparison, and for a forbidden test the run of an allowed sibling
-// (given, or the first weakening the model allows). Reading the tests, printing the reports and choosing exit
+// (given, else the first of the case's described broken siblings the model allows, else the first weakening). Reading the tests, printing the reports and choosing exit
 // codes are the `ptxmm validate` command's (app/commands/ValidateCommand.cpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "checker/TestRunner.hpp"
 #include "validate/Params.hpp"
@@ -16,7 +17,8 @@
 
 namespace ptxmm::validate {
 
-/// The allowed sibling the user named (--sibling FILE): its program, or why it could not be read.
+/// An allowed sibling read from a file (--sibling FILE, or a case beside the test that names itself its broken
+/// sibling): its program, or why it could not be read.
 struct GivenSibling {
   std::string file;
   std::optional<frontend::Program> program;
@@ -38,8 +40,9 @@ class Validator {
  public:
   Validator(const model::CatModel& model, ValidateOptions options, Workbench& bench);
 
-  /// Validates `program`, read from `file`.
-  TestReport validate(const frontend::Program& program, const std::string& file);
+  /// Validates `program`, read from `file`; `described` are the broken siblings its case names (tried in order
+  /// when the test is forbidden and no --sibling was given).
+  TestReport validate(const frontend::Program& program, const std::string& file, const std::vector<GivenSibling>& described = {});
 
  private:
   TestReport& fail(TestReport& r, Verdict v, bool internal, const std::string& why) const;
@@ -47,7 +50,7 @@ class Validator {
   std::optional<std::pair<HardwareTest, Build>> prepare(const ModelCheck& m, TestReport& r);
   std::optional<ModelCheck> check(const frontend::Program& program, TestReport& r);
   void decide(TestReport& r) const;
-  SiblingReport runSibling(const ModelCheck& original, bool run);
+  SiblingReport runSibling(const ModelCheck& original, bool run, const std::vector<GivenSibling>& described);
 
   const model::CatModel& model_;
   ValidateOptions o_;

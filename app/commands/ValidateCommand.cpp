@@ -10,6 +10,7 @@
 #include "app/commands/CommonOptions.hpp"
 #include "app/hardware/CudaWorkbench.hpp"
 #include "app/hardware/HardwareOptions.hpp"
+#include "app/hardware/SiblingFiles.hpp"
 #include "app/hardware/StoredReport.hpp"
 #include "app/hardware/Tuner.hpp"
 #include "checker/EngineRegistry.hpp"
@@ -67,12 +68,14 @@ ExitCode validateFiles(const std::vector<std::string>& files, const HardwareOpti
   const validate::ValidateOptions options = validatorOptions(o);
   CudaWorkbench bench;
   validate::Validator validator(model, options, bench);
+  SiblingFiles siblings;
   ExitCode code = ExitCode::Ok;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& f : files) {
     TestReport r;
     try {
-      r = validator.validate(frontend::parseLitmusFile(f), f);
+      const frontend::Program program = frontend::parseLitmusFile(f);
+      r = validator.validate(program, f, options.sibling ? std::vector<validate::GivenSibling>{} : siblings.find(f, program.name));
     } catch (const model::UserError& e) {
       r.file = f;
       r.name = std::filesystem::path(f).stem().string();

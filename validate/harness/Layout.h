@@ -1,7 +1,9 @@
 // Where every instance of a litmus test lives on the GPU: which warp plays which role of which instances
-// (the thread map) and where each instance's locations are (the location map), plus the checks that make the
+// (the thread map), where each instance's global locations are (the location map) and where its shared-memory
+// locations are inside the blocks that play the owning CTAs (the shared map), plus the checks that make the
 // results trustworthy: every (instance, role) is played exactly once, by threads placed as the test's scope
-// tree says, and the locations of different instances are disjoint byte ranges. This header is plain C++17
+// tree says, every group has its own slot in each of its blocks, and the locations of different instances are
+// disjoint byte ranges, in global and in shared memory. This header is plain C++17
 // with no dependencies because it has two users: ptxmm's unit tests, and every generated CUDA program, whose
 // host code includes a copy of it (embedded by validate/CMakeLists.txt) and runs the checks before any launch.
 #pragma once
@@ -48,17 +50,21 @@ struct Shape {
   int roles = 0;                    // litmus threads; each is played by whole warps
   std::vector<int> roleCta;         // the test CTA of each role, dense 0..ctas-1
   std::vector<int> ctaCluster;      // the test cluster of each test CTA, dense 0..clusters-1
-  std::vector<int> locWidth;        // bytes of each location (4 or 8)
+  std::vector<int> locWidth;        // bytes of each global location's slot contents (4, 8, or a copy's size)
+  std::vector<int> sharedWidth;     // bytes of each shared-memory location's slot contents
+  std::vector<int> sharedCta;       // the test CTA whose shared memory holds each shared location
   bool oneGroupPerBlock = false;    // the test uses CTA barriers: a block may host one group's warps only
   int blocks = 0;                   // grid size (a multiple of clusterSize)
   int warpsPerBlock = 0;
   int clusterSize = 1;              // hardware cluster size; 1: no cluster launch, every block is its own cluster
   int stressWarpsPerBlock = 0;      // warps per block that hammer the scratch buffer instead of playing roles
   int locationStride = 8;           // bytes between location slots
+  int sharedStride = 8;             // bytes between shared-memory slots
 
   int ctas() const { return roleCta.empty() ? 0 : *std::max_element(roleCta.begin(), roleCta.end()) + 1; }
   int clusters() const { return ctaCluster.empty() ? 0 : *std::max_element(ctaCluster.begin(), ctaCluster.end()) + 1; }
   int locations() const { return static_cast<int>(locWidth.size()); }
+  int sharedLocations() const { return static_cast<int>(sharedWidth.size()); }
   int totalWarps() const { return blocks * warpsPerBlock; }
 };
 
@@ -78,11 +84,21 @@ struct ThreadMap {
   std::vector<std::int16_t> warpRole;        // per global warp: role, kStressWarp or kIdleWarp
   std::vector<std::int32_t> warpGroup;       // per global warp: its group (role warps), -1 otherwise
   std::vector<std::uint32_t> laneInstance;   // per global thread: the instance it plays (role warps), 0 otherwise
+  std::vector<std::int32_t> groupCtaSlot;    // per group and test CTA: the group's slot in the block playing that CTA
+                                             // (the same in all blocks of one cluster copy)
+  std::vector<std::int32_t> groupCtaBlock;   // per group and test CTA: the block playing that CTA
 };
 
 /// Where each (instance, location) lives, as a slot index; its bytes are [slot * stride, slot * stride + width).
 struct LocationMap {
   std::vector<std::uint32_t> slot;  // per instance * locations + location
+};
+
+/// Where each shared location of the instance in slot `i` of a block lives in that block's shared memory: slot
+/// `slot[i * sharedLocations + l]`, bytes [slot * sharedStride, + width). An instance's slot in a block is its
+/// group's slot there (ThreadMap::groupCtaSlot) times 32 plus its index in the group.
+struct SharedMap {
+  std::vector<std::uint32_t> slot;
 };
 
 namespace detail {
@@ -120,6 +136,23 @@ inline int positionsPerCluster(const Shape& s, const std::vector<std::vector<int
 }
 
 }  // namespace detail
+
+/// The most groups one block hosts (of any test CTA): the instance slots a block's shared memory needs.
+inline int maxGroupsPerBlock(const Shape& s) {
+  const auto roles = detail::ctaRoles(s);
+  int most = 0;
+  for (int c = 0; c < s.ctas(); ++c) most = std::max(most, detail::groupsPerBlock(s, roles, c));
+  return most;
+}
+
+/// Instance slots of one block's shared memory.
+inline int blockInstances(const Shape& s) { return maxGroupsPerBlock(s) * 32; }
+
+/// Bytes of one block's shared memory the instances' shared locations take.
+inline std::uint64_t sharedBytes(const Shape& s) {
+  return static_cast<std::uint64_t>(blockInstances(s)) * static_cast<std::uint64_t>(s.sharedLocations()) *
+         static_cast<std::uint64_t>(s.sharedStride);
+}
 
 /// The largest number of groups the geometry hosts, every group with one hardware cluster per test cluster.
 inline Plan plan(const Shape& s) {
@@ -169,6 +202,8 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
   m.warpRole.assign(static_cast<std::size_t>(s.totalWarps()), kIdleWarp);
   m.warpGroup.assign(static_cast<std::size_t>(s.totalWarps()), -1);
   m.laneInstance.assign(static_cast<std::size_t>(s.totalWarps()) * 32, 0);
+  m.groupCtaSlot.assign(static_cast<std::size_t>(p.groups) * static_cast<std::size_t>(s.ctas()), -1);
+  m.groupCtaBlock.assign(static_cast<std::size_t>(p.groups) * static_cast<std::size_t>(s.ctas()), -1);
 
   // Hardware clusters per test cluster, in a random order over the grid; the rest only stress.
   std::vector<int> kindOf;
@@ -187,8 +222,12 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
     rng.shuffle(w);
   }
 
-  // Positions of each test cluster: (blocks of one cluster copy, one per member CTA), shuffled.
-  struct Position { std::vector<int> blockOfMember; };
+  // Positions of each test cluster: (blocks of one cluster copy, one per member CTA, and the group slot in
+  // them), shuffled.
+  struct Position {
+    std::vector<int> blockOfMember;
+    int slot = 0;
+  };
   for (std::size_t j = 0; j < members.size(); ++j) {
     const auto& mem = members[j];
     const int size = static_cast<int>(mem.size());
@@ -203,6 +242,7 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
         for (int c : mem) perBlock = std::min(perBlock, detail::groupsPerBlock(s, roles, c));
         for (int g = 0; g < perBlock; ++g) {
           Position pos;
+          pos.slot = g;
           for (int k = 0; k < size; ++k)
             pos.blockOfMember.push_back(h * s.clusterSize + ranks[static_cast<std::size_t>(copy * size + k)]);
           positions.push_back(std::move(pos));
@@ -214,6 +254,9 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
       const Position& pos = positions[static_cast<std::size_t>(g)];
       for (int k = 0; k < size; ++k) {
         const int block = pos.blockOfMember[static_cast<std::size_t>(k)];
+        const std::size_t gc = static_cast<std::size_t>(g) * static_cast<std::size_t>(s.ctas()) + static_cast<std::size_t>(mem[static_cast<std::size_t>(k)]);
+        m.groupCtaBlock[gc] = block;
+        m.groupCtaSlot[gc] = pos.slot;
         for (int role : roles[static_cast<std::size_t>(mem[static_cast<std::size_t>(k)])]) {
           auto& fw = freeWarps[static_cast<std::size_t>(block)];
           const int warp = fw.back();
@@ -243,6 +286,16 @@ inline LocationMap makeLocationMap(const Shape& s, const Plan& p, std::uint64_t 
   Rng rng(seed);
   LocationMap m;
   m.slot.resize(static_cast<std::size_t>(p.instances()) * static_cast<std::size_t>(s.locations()));
+  for (std::size_t i = 0; i < m.slot.size(); ++i) m.slot[i] = static_cast<std::uint32_t>(i);
+  rng.shuffle(m.slot);
+  return m;
+}
+
+/// A random shared map: the slots of a block's shared memory in a random order (the same map in every block).
+inline SharedMap makeSharedMap(const Shape& s, std::uint64_t seed) {
+  Rng rng(seed);
+  SharedMap m;
+  m.slot.resize(static_cast<std::size_t>(blockInstances(s)) * static_cast<std::size_t>(s.sharedLocations()));
   for (std::size_t i = 0; i < m.slot.size(); ++i) m.slot[i] = static_cast<std::uint32_t>(i);
   rng.shuffle(m.slot);
   return m;
@@ -308,6 +361,29 @@ inline std::string checkThreadMap(const Shape& s, const Plan& p, const ThreadMap
       }
     }
   }
+  if (m.groupCtaSlot.size() != static_cast<std::size_t>(p.groups) * static_cast<std::size_t>(s.ctas()) ||
+      m.groupCtaBlock.size() != static_cast<std::size_t>(p.groups) * static_cast<std::size_t>(s.ctas()))
+    return "the thread map has no group slots";
+  // Every group has its own slot in each of its blocks, and the tables name the blocks the warps are in.
+  const int blockSlots = maxGroupsPerBlock(s);
+  std::vector<std::vector<int>> slotUser(static_cast<std::size_t>(s.blocks), std::vector<int>(static_cast<std::size_t>(blockSlots), -1));
+  for (std::size_t w = 0; w < warps; ++w) {
+    const int role = m.warpRole[w];
+    if (role == kStressWarp || role == kIdleWarp) continue;
+    const int group = m.warpGroup[w];
+    const int block = static_cast<int>(w / static_cast<std::size_t>(s.warpsPerBlock));
+    const int cta = s.roleCta[static_cast<std::size_t>(role)];
+    const int slot = m.groupCtaSlot[static_cast<std::size_t>(group) * static_cast<std::size_t>(s.ctas()) + static_cast<std::size_t>(cta)];
+    if (slot < 0 || slot >= blockSlots) return "group " + std::to_string(group) + " has no valid slot";
+    int& user = slotUser[static_cast<std::size_t>(block)][static_cast<std::size_t>(slot)];
+    if (user != -1 && user != group)
+      return "groups " + std::to_string(user) + " and " + std::to_string(group) + " share slot " + std::to_string(slot) + " of block " +
+             std::to_string(block);
+    user = group;
+    if (m.groupCtaBlock[static_cast<std::size_t>(group) * static_cast<std::size_t>(s.ctas()) + static_cast<std::size_t>(cta)] != block)
+      return "group " + std::to_string(group) + " plays CTA " + std::to_string(cta) + " in block " + std::to_string(block) +
+             ", not in the block its table names";
+  }
   return {};
 }
 
@@ -335,6 +411,31 @@ inline std::string checkLocationMap(const Shape& s, const Plan& p, const Locatio
       return "location " + std::to_string(a % locs) + " of instance " + std::to_string(a / locs) + " overlaps location " +
              std::to_string(b % locs) + " of instance " + std::to_string(b / locs) + " (bytes " + std::to_string(ranges[i].begin) + ")";
     }
+  return {};
+}
+
+/// Empty when the shared slots of all (instance slot, shared location) pairs of a block are disjoint byte
+/// ranges, aligned to `align` and inside the block's instance area; else the first problem.
+inline std::string checkSharedMap(const Shape& s, const SharedMap& m, int align) {
+  const std::size_t locs = static_cast<std::size_t>(s.sharedLocations());
+  if (m.slot.size() != static_cast<std::size_t>(blockInstances(s)) * locs) return "the shared map does not cover every instance slot";
+  const std::uint64_t bytes = sharedBytes(s);
+  struct Range { std::uint64_t begin, end; std::size_t who; };
+  std::vector<Range> ranges;
+  for (std::size_t k = 0; k < m.slot.size(); ++k) {
+    const std::uint64_t width = static_cast<std::uint64_t>(s.sharedWidth[k % locs]);
+    const std::uint64_t begin = static_cast<std::uint64_t>(m.slot[k]) * static_cast<std::uint64_t>(s.sharedStride);
+    if (begin % static_cast<std::uint64_t>(align) != 0)
+      return "shared location " + std::to_string(k % locs) + " of instance slot " + std::to_string(k / locs) + " is misaligned";
+    if (begin + width > bytes)
+      return "shared location " + std::to_string(k % locs) + " of instance slot " + std::to_string(k / locs) + " is outside the block's area";
+    ranges.push_back({begin, begin + width, k});
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  for (std::size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].begin < ranges[i - 1].end)
+      return "shared location " + std::to_string(ranges[i - 1].who % locs) + " of instance slot " + std::to_string(ranges[i - 1].who / locs) +
+             " overlaps shared location " + std::to_string(ranges[i].who % locs) + " of instance slot " + std::to_string(ranges[i].who / locs);
   return {};
 }
 

@@ -1,5 +1,6 @@
-// The CUDA workbench: the generated programs of MP, SB and LB build with nvcc for sm_90 and disassemble with
-// cuobjdump into a listing with every role function (skipped with a message where the tools are absent).
+// The CUDA workbench: the generated programs of MP, SB, LB and two Hopper-era tests (st.async into DSMEM, a TMA
+// store on the host-encoded tensor map) build with nvcc for sm_90 and disassemble with cuobjdump into a listing
+// with every role function (skipped with a message where the tools are absent).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -20,7 +21,8 @@ TEST_CASE("the programs of MP, SB and LB compile for sm_90", "[app][hardware]") 
   }
   const fs::path dir = fs::temp_directory_path() / "ptxmm-generator-test";
   for (const auto& [test, keys] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-           {"MP+rel+acq", {"P1:r0", "P1:r1"}}, {"SB+weak", {"P0:r0", "P1:r1"}}, {"LB+acq+rel", {"P0:r0", "P1:r1"}}}) {
+           {"MP+rel+acq", {"P1:r0", "P1:r1"}}, {"SB+weak", {"P0:r0", "P1:r1"}}, {"LB+acq+rel", {"P0:r0", "P1:r1"}},
+           {"HOP+st.async+wait-acq.cluster", {"P1:r0"}}, {"HOP+tma-store+fence.proxy.async", {"g"}}}) {
     const validate::HardwareTest hw =
         validate::analyze(frontend::parseLitmusFile(std::string(PTXMM_SOURCE_DIR) + "/cases/litmus/ptx/" + test + ".litmus"), keys);
     validate::GeneratorInput in;

@@ -1,6 +1,8 @@
 // What runs on hardware and what is refused: roles, accesses and keys of a supported test, resolved barrier
-// counts, 32-bit locations for .inc/.dec, and the refusals (proxies, shared memory, two GPUs, barriers that
-// could hang, operations PTX lacks), each at the offending line.
+// counts, 32-bit locations for .inc/.dec, shared memory, mbarriers and DSMEM with their address kinds, cluster
+// barriers, bulk copies and TMA with their slot sizes and drains, and the refusals (texture/surface proxies,
+// two GPUs, barriers that could hang, operations PTX lacks, tcgen05, writes to a tensor map, final values of
+// shared memory, threads sharing a warp), each at the offending line.
 #include <catch2/catch.hpp>
 
 #include "frontend/litmus/LitmusParser.hpp"
@@ -12,6 +14,17 @@ namespace {
 
 HardwareTest analyzeText(const std::string& body, const std::vector<std::string>& keys) {
   return analyze(ptxmm::frontend::parseLitmus("PTX T\n" + body, "t.litmus"), keys);
+}
+
+HardwareTest analyzeCase(const std::string& test, const std::vector<std::string>& keys) {
+  return analyze(ptxmm::frontend::parseLitmusFile(std::string(PTXMM_SOURCE_DIR) + "/cases/litmus/ptx/" + test + ".litmus"), keys);
+}
+
+// The address kinds of role `r`'s arguments, in order.
+std::vector<AddrKind> kinds(const HardwareTest& hw, int r) {
+  std::vector<AddrKind> out;
+  for (const auto& a : hw.roles[static_cast<std::size_t>(r)].accesses) out.push_back(a.kind);
+  return out;
 }
 
 // The refusal message for `body`, or "" when it is accepted.
@@ -109,7 +122,7 @@ exists (P1:r0 == 0)
 exists (P1:r0 == 0)
 )");
   REQUIRE(shared.find("t.litmus:4:") == 0);
-  REQUIRE(shared.find("unsupported on hardware") != std::string::npos);
+  REQUIRE(shared.find("is in global memory, not in shared memory") != std::string::npos);
   REQUIRE(refusal(R"({ x=0; y @ generic aliases x; }
  P0@cta 0,gpu 0 ;
  ld.weak r0, y  ;
@@ -131,4 +144,91 @@ exists (P0:r0 == 0)
  atom.relaxed.gpu.mul r0, x, 2 ;
 exists (P0:r0 == 0)
 )").find("no atom/red instruction") != std::string::npos);
+}
+
+TEST_CASE("shared memory, mbarriers and DSMEM get the address their CTA reaches them by", "[validate][hardware]") {
+  const HardwareTest hw = analyzeCase("HOP+mbar-cluster-arrive-rel+wait-acq", {"P1:r0"});
+  REQUIRE(hw.clusterSize == 2);
+  REQUIRE(hw.clusterSync);          // P0 reaches CTA 1's shared memory
+  REQUIRE(hw.clusterPhases == 1);   // one barrier.cluster arrive/wait pair per thread
+  REQUIRE(hw.sharedLocations.size() == 2);
+  REQUIRE(hw.globalLocations.empty());
+  const HwLocation& s = hw.locations[static_cast<std::size_t>(hw.locationIndex.at("s"))];
+  const HwLocation& b = hw.locations[static_cast<std::size_t>(hw.locationIndex.at("b"))];
+  REQUIRE((s.shared && s.ownerCta == 1 && s.width == 4 && !s.mbarrier));
+  REQUIRE((b.shared && b.mbarrier && b.width == 8));
+  // P0 (CTA 0): the DSMEM store and the remote arrive; P1 (CTA 1): init, wait and load in its own CTA.
+  REQUIRE(kinds(hw, 0) == std::vector<AddrKind>{AddrKind::SharedCluster, AddrKind::SharedCluster});
+  REQUIRE(kinds(hw, 1) == std::vector<AddrKind>{AddrKind::SharedCta, AddrKind::SharedCta, AddrKind::SharedCta});
+}
+
+TEST_CASE("barriers after a loop run; barriers a branch can skip or a loop repeats are refused", "[validate][hardware]") {
+  const HardwareTest hw = analyzeCase("HOP+gpu-flag-fence.acq_rel", {"P3:r2"});
+  REQUIRE(hw.usesBarriers);
+  REQUIRE(hw.roles[2].hasBackwardBranch);
+  REQUIRE(hw.roles[2].barrierCount.size() == 1);  // the bar.sync after the spin loop
+  REQUIRE(refusal(R"({ x=0; }
+ P0@cta 0,gpu 0  | P1@cta 0,gpu 0 ;
+ ld.weak r0, x   | bar.cta.sync 0 ;
+ beq r0, 1, L    | st.weak x, 1   ;
+ bar.cta.sync 0  |                ;
+ L:              |                ;
+exists (x == 0)
+)").find("behind a branch") != std::string::npos);
+}
+
+TEST_CASE("every thread of a cluster passes the same number of cluster barriers", "[validate][hardware]") {
+  REQUIRE(refusal(R"({ x=0; }
+ P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;
+ barrier.cluster.arrive   | st.weak x, 1             ;
+ barrier.cluster.wait     |                          ;
+exists (x == 0)
+)").find("the same number") != std::string::npos);
+  REQUIRE(refusal(R"({ x=0; }
+ P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;
+ barrier.cluster.wait     | barrier.cluster.arrive   ;
+ barrier.cluster.arrive   | barrier.cluster.wait     ;
+exists (x == 0)
+)").find("alternating arrive and wait") != std::string::npos);
+}
+
+TEST_CASE("copies size and align their slots, and their issuers drain them", "[validate][hardware]") {
+  const HardwareTest tma = analyzeCase("HOP+tma-load-wait-other-mbar", {"P1:r0"});
+  REQUIRE(tma.usesTensorMap);
+  const HwLocation& g = tma.locations[static_cast<std::size_t>(tma.locationIndex.at("g"))];
+  REQUIRE((!g.shared && g.width == 4 && g.bytes == kTensorBoxBytes));
+  REQUIRE(tma.globalAlign == 16);
+  REQUIRE(tma.sharedAlign == 128);  // the shared side of a TMA copy
+  // P0 issues the copy on b and waits for nothing: the harness drains b after P0's last instruction.
+  REQUIRE(tma.roles[0].drainsMbarriers == std::vector<int>{tma.locationIndex.at("b")});
+  REQUIRE(kinds(tma, 0)[3] == AddrKind::SharedCluster);  // [s], [tm, g], [b]: the destination written .shared::cluster
+  REQUIRE(kinds(tma, 0)[4] == AddrKind::TensorMap);
+  REQUIRE(kinds(tma, 0)[5] == AddrKind::TensorCoord);
+  const HardwareTest reduce = analyzeCase("HOP+bulk-reduce-nowait", {"P1:r1"});
+  REQUIRE(reduce.roles[0].drainsBulkGroup);
+  REQUIRE(analyzeCase("HOP+cp.async-nowait+bar.sync", {"P1:r0"}).roles[0].drainsCpAsync);
+}
+
+TEST_CASE("what Hopper cannot run, or the harness cannot run exactly, is refused with the reason", "[validate][hardware]") {
+  auto refused = [](const std::string& test, const std::vector<std::string>& keys) {
+    try {
+      analyzeCase(test, keys);
+    } catch (const Unsupported& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  REQUIRE(refused("HOP+tc-mma+commit+ld", {"P1:r0"}).find("sm_100") != std::string::npos);
+  REQUIRE(refused("HOP+tensormap-modified-nofence", {"s"}).find("TMA descriptor") != std::string::npos);
+  REQUIRE(refused("HOP+warp-elected-arrive", {"P2:r0", "P2:r1"}).find("shares a warp") != std::string::npos);
+  REQUIRE(refusal(R"({ s @ shared cta 0 = 0; }
+ P0@cta 0,gpu 0       ;
+ st.shared.u32 [s], 1 ;
+exists (s == 0)
+)", {"s"}).find("not in global memory") != std::string::npos);
+  REQUIRE(refusal(R"({ s @ shared cta 1 = 0; }
+ P0@cta 0,gpu 0       | P1@cta 1,gpu 0        ;
+ st.shared.u32 [s], 1 | ld.shared.u32 r0, [s] ;
+exists (P1:r0 == 0)
+)").find("another CTA") != std::string::npos);
 }

@@ -105,7 +105,14 @@ TEST_CASE("roles of different CTAs in one block are refused", "[validate][layout
   m.laneInstance.clear();
   for (std::uint32_t w = 0; w < 4; ++w)
     for (std::uint32_t l = 0; l < 32; ++l) m.laneInstance.push_back((w % 2) * 32 + l);
+  m.groupCtaBlock = {0, 1, 0, 1};  // per group and CTA
+  m.groupCtaSlot = {0, 0, 1, 1};   // two groups in each block, each in a slot of its own
   REQUIRE(checkThreadMap(s, p, m).empty());
+  m.groupCtaSlot = {0, 0, 0, 0};
+  REQUIRE(checkThreadMap(s, p, m).find("share slot 0") != std::string::npos);
+  m.groupCtaSlot = {0, 0, 1, 1};
+  m.groupCtaBlock = {0, 1, 1, 0};
+  REQUIRE(checkThreadMap(s, p, m).find("not in the block its table names") != std::string::npos);
 }
 
 TEST_CASE("a grid too small for one group has no plan", "[validate][layout]") {
@@ -115,4 +122,19 @@ TEST_CASE("a grid too small for one group has no plan", "[validate][layout]") {
   s.blocks = 16;
   s.warpsPerBlock = 1;  // all stress, no room for a role
   REQUIRE(plan(s).groups == 0);
+}
+
+TEST_CASE("shared maps give every instance slot disjoint aligned shared locations", "[validate][layout]") {
+  Shape s = twoCtas();
+  s.sharedWidth = {4, 8, 16};
+  s.sharedCta = {0, 0, 1};
+  s.sharedStride = 16;
+  const SharedMap m = makeSharedMap(s, 9);
+  REQUIRE(m.slot.size() == static_cast<std::size_t>(blockInstances(s)) * 3);
+  REQUIRE(checkSharedMap(s, m, 16).empty());
+  SharedMap overlap = m;
+  overlap.slot[1] = overlap.slot[0];
+  REQUIRE(checkSharedMap(s, overlap, 16).find("overlaps") != std::string::npos);
+  s.sharedStride = 8;  // 16-byte copies do not fit, and slots are not 16-byte aligned
+  REQUIRE_FALSE(checkSharedMap(s, makeSharedMap(s, 9), 16).empty());
 }

@@ -1,6 +1,9 @@
-// The SASS check: it accepts the real SASS of a correct test (MP+rel+acq, compiled by nvcc 13.0 for sm_90 and
-// stored under data/) and refuses doctored versions: a lost access, a weak load merged with another, a reordering,
-// a missing fence half, a strong access turned weak, aggregated atomics and a load hoisted out of a loop.
+// The SASS check: it accepts the real SASS of correct tests (MP+rel+acq, and Hopper-era ones: mbarriers, a TMA
+// load in its waterfall loop, cluster barriers with their out-of-line divergent copies, compiled by nvcc 13.0
+// for sm_90 and stored under data/ with the role functions only) and refuses doctored versions: a lost access,
+// a weak load merged with another, a reordering, a missing fence half, a strong access turned weak, aggregated
+// atomics, a load hoisted out of a loop, a test_wait where a try_wait was written, an ELECT outside a waterfall
+// loop.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -21,6 +24,10 @@ std::string readData(const std::string& name) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+HardwareTest hopperCase(const std::string& test, const std::vector<std::string>& keys) {
+  return analyze(ptxmm::frontend::parseLitmusFile(std::string(PTXMM_SOURCE_DIR) + "/cases/litmus/ptx/" + test + ".litmus"), keys);
 }
 
 HardwareTest mp() {
@@ -148,4 +155,44 @@ TEST_CASE("a load hoisted out of its litmus loop is refused", "[validate][sass]"
   REQUIRE(good.ok());
   const std::string hoisted = replaceLine(inLoop, R"(BRA 0x10)", "BRA 0x30");
   REQUIRE(mentions(check(hw, hoisted, 1), "outside the loop"));
+}
+
+TEST_CASE("the real SASS of Hopper-era tests passes", "[validate][sass]") {
+  const HardwareTest mbar = hopperCase("HOP+mbar-arrive-rel+wait-acq", {"P1:r0"});
+  const std::string mbarSass = readData("HOP+mbar-arrive-rel+wait-acq.sass");
+  const SassVerdict init = check(mbar, mbarSass, 0);  // init (FENCE.VIEW.ASYNC.S; SYNCS.EXCH.64), BAR, STS, SYNCS.ARRIVE
+  INFO((init.problems.empty() ? "" : init.problems[0]));
+  REQUIRE(init.ok());
+  REQUIRE(init.anchors == 5);
+  const SassVerdict wait = check(mbar, mbarSass, 1);  // BAR, SYNCS.PHASECHK.TRANS64.TRYWAIT in the spin loop, LDS
+  INFO((wait.problems.empty() ? "" : wait.problems[0]));
+  REQUIRE(wait.ok());
+  REQUIRE(wait.anchors == 3);
+
+  const HardwareTest tma = hopperCase("HOP+tma-load+mbar", {"P1:r0"});
+  const std::string tmaSass = readData("HOP+tma-load+mbar.sass");
+  const SassVerdict load = check(tma, tmaSass, 0);  // UTMALDG.1D inside its ELECT / BRA.U.ANY waterfall loop
+  INFO((load.problems.empty() ? "" : load.problems[0]));
+  REQUIRE(load.ok());
+
+  const HardwareTest cluster = hopperCase("HOP+cluster-barrier-default-pull+gmem", {"P1:r0", "P1:r1"});
+  const std::string clusterSass = readData("HOP+cluster-barrier-default-pull+gmem.sass");
+  const SassVerdict pull = check(cluster, clusterSass, 1);  // WARPSYNC.COLLECTIVE copies skipped; the two weak loads swapped
+  INFO((pull.problems.empty() ? "" : pull.problems[0]));
+  REQUIRE(pull.ok());
+  REQUIRE(std::any_of(pull.notes.begin(), pull.notes.end(), [](const std::string& n) { return n.find("reordered") != std::string::npos; }));
+  REQUIRE(check(cluster, clusterSass, 0).ok());
+}
+
+TEST_CASE("a different mbarrier operation or a stray ELECT is refused", "[validate][sass]") {
+  const HardwareTest mbar = hopperCase("HOP+mbar-arrive-rel+wait-acq", {"P1:r0"});
+  const auto testWait = replaceLine(readData("HOP+mbar-arrive-rel+wait-acq.sass"), R"(SYNCS\.PHASECHK\.TRANS64\.TRYWAIT)",
+                                    "SYNCS.PHASECHK.TRANS64");
+  REQUIRE(mentions(check(mbar, testWait, 1), "no .TRYWAIT"));
+  const auto remote = replaceLine(readData("HOP+mbar-arrive-rel+wait-acq.sass"), R"(SYNCS\.ARRIVE\.TRANS64\.A1T0)",
+                                  "SYNCS.ARRIVE.TRANS64.RED.A1T0");
+  REQUIRE(mentions(check(mbar, remote, 0), ".RED"));
+  const HardwareTest tma = hopperCase("HOP+tma-load+mbar", {"P1:r0"});
+  const auto stray = replaceLine(readData("HOP+tma-load+mbar.sass"), R"(WARPSYNC\.ALL ;)", "ELECT P2, URZ, PT ;");
+  REQUIRE(mentions(check(tma, stray, 0), "warp-collective"));
 }

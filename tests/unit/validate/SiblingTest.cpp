@@ -1,5 +1,6 @@
-// Allowed siblings: the strongest synchronisation is weakened first, barriers go for all their participants,
-// and the last candidate weakens everything.
+// Allowed siblings: the cases' own broken siblings are found by their descriptions; otherwise the strongest
+// synchronisation is weakened first, barriers go for all their participants, Hopper-era arrives and waits
+// get .relaxed spelled out, and the last candidate weakens everything.
 #include <catch2/catch.hpp>
 
 #include "frontend/litmus/LitmusParser.hpp"
@@ -43,4 +44,29 @@ TEST_CASE("fences go before accesses, and a barrier goes for every participant",
 
 TEST_CASE("a test without synchronisation has no sibling", "[validate][sibling]") {
   REQUIRE(siblingCandidates(load("CoRR+weak")).empty());
+}
+
+TEST_CASE("a case's description names the test it is a broken sibling of", "[validate][sibling]") {
+  const std::string text = R"X(PTX HOP+mbar-arrive-rlx-nofence
+"Allowed and racy (broken sibling of HOP+mbar-arrive-rel+wait-acq: relaxed instead of release)")X";
+  REQUIRE(namesSiblingOf(text, "HOP+mbar-arrive-rel+wait-acq"));
+  REQUIRE_FALSE(namesSiblingOf(text, "HOP+mbar-arrive"));  // a prefix of the named test is not it
+  REQUIRE_FALSE(namesSiblingOf(text, "HOP+mbar-arrive-rel+wait-acq.cluster"));
+}
+
+TEST_CASE("mbarrier and cluster arrives and waits are relaxed with their scope spelled out", "[validate][sibling]") {
+  const auto c = siblingCandidates(load("HOP+mbar-arrive+test_wait-default"));
+  REQUIRE_FALSE(c.empty());
+  bool arrive = false, wait = false;
+  for (const auto& candidate : c)
+    for (const auto& t : candidate.program.threads)
+      for (const auto& in : t.code) {
+        arrive = arrive || in.text == "mbarrier.arrive.relaxed.cta.shared::cta.b64 st0, [b]";
+        wait = wait || in.text == "mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 p, [b], 0";
+      }
+  REQUIRE(arrive);
+  REQUIRE(wait);
+  const auto cluster = siblingCandidates(load("HOP+cluster-barrier-default-pull+gmem"));
+  REQUIRE_FALSE(cluster.empty());
+  REQUIRE(cluster[0].change.find("barrier.cluster.arrive -> barrier.cluster.arrive.relaxed") != std::string::npos);
 }
