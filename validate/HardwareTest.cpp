@@ -310,6 +310,19 @@ class Analyzer {
                                                     std::to_string(kMaxClusterSize));
   }
 
+  // The CTA whose shared memory a location declared without a state space lives in: the CTA of its accessing
+  // threads when every access names .shared{::cta} (tests written before shared declarations), else none.
+  std::optional<int> impliedSharedCta(const std::string& name) const {
+    std::optional<int> cta;
+    for (const auto& role : hw_.roles)
+      for (const auto& in : p_.threads[static_cast<std::size_t>(role.thread)].code) {
+        if (!isAccess(in.op) || addressOperand(in).name != name) continue;
+        if ((in.space != StateSpace::Shared && in.space != StateSpace::SharedCta) || (cta && *cta != role.cta)) return std::nullopt;
+        cta = role.cta;
+      }
+    return cta;
+  }
+
   // Locations: global memory, a CTA's shared memory (data or mbarrier), or the tensor map. Aliases, tensor
   // memory and shared memory of CTAs without threads are refused where an instruction uses them. Addresses
   // (Dat3M's `P0:r1 = &x`, `y = &x`) are model constants, not the harness's buffer addresses: refused outright.
@@ -345,6 +358,9 @@ class Analyzer {
         h.shared = true;
         h.ownerCta = cta->second;
         h.mbarrier = loc.kind == frontend::LocationKind::MBarrier;
+      } else if (const auto cta = impliedSharedCta(loc.name)) {
+        h.shared = true;
+        h.ownerCta = *cta;
       }
       hw_.locationIndex[loc.name] = static_cast<int>(hw_.locations.size());
       hw_.locations.push_back(h);

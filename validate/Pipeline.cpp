@@ -65,6 +65,8 @@ std::vector<ExpectedInstruction> expectedInstructions(const HardwareTest& hw, in
         if (a.instr == static_cast<int>(i)) x.location = a.location, x.shared = a.kind != AddrKind::Global;
     } else if (single && form.kind == FormKind::FenceProxy && code[i].space == frontend::StateSpace::Global) {
       x.swap = ExpectedInstruction::Swap::SpaceFence;
+    } else if (single && form.kind == FormKind::CpAsyncCommit) {
+      x.swap = ExpectedInstruction::Swap::Commit;
     }
     out.push_back(std::move(x));
   }

@@ -197,7 +197,10 @@ SassVerdict checkRole(const SassFunction& function, const std::vector<ExpectedIn
   using Swap = ExpectedInstruction::Swap;
   auto unordered = [](const ExpectedInstruction& a, const ExpectedInstruction& b) {
     if (a.swap == Swap::WeakAccess && b.swap == Swap::WeakAccess) return a.location != b.location;
-    return (a.swap == Swap::WeakAccess || b.swap == Swap::WeakAccess) && a.swap != Swap::None && b.swap != Swap::None && a.shared != b.shared;
+    if (a.swap != Swap::WeakAccess && b.swap != Swap::WeakAccess) return false;
+    const ExpectedInstruction& other = a.swap == Swap::WeakAccess ? b : a;
+    const ExpectedInstruction& access = a.swap == Swap::WeakAccess ? a : b;
+    return other.swap == Swap::Commit || (other.swap == Swap::SpaceFence && other.shared != access.shared);
   };
   auto matchRun = [&](std::size_t e) -> std::size_t {
     std::size_t end = e;

@@ -45,9 +45,10 @@ struct ExpectedInstruction {
   SassExpectation sass;
   bool inLoop = false;
   // Adjacent instructions the model does not order may come in any order: plain weak accesses (a weak ld/st with
-  // one anchor and no fence half) of different locations, and such an access beside a proxy fence limited to
-  // the other state space (fence.proxy.async.global does not order a shared-memory store).
-  enum class Swap : std::uint8_t { None, WeakAccess, SpaceFence };
+  // one anchor and no fence half) of different locations, such an access beside a proxy fence limited to the
+  // other state space (fence.proxy.async.global does not order a shared-memory store), and such an access beside
+  // an async-group commit (commit_group bundles earlier copies; it orders no generic access).
+  enum class Swap : std::uint8_t { None, WeakAccess, SpaceFence, Commit };
   Swap swap = Swap::None;
   int location = -1;     // WeakAccess: its location
   bool shared = false;   // the state space of the access, or the one the fence is limited to

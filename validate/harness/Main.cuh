@@ -175,8 +175,10 @@ __global__ void ptxmm_litmus(const __grid_constant__ PtxmmArgs a, unsigned launc
   c.ctaSlot = a.groupCtaSlot + groupRow;
 #if PTXMM_TENSOR_MAP
   c.tensorMap = reinterpret_cast<unsigned long long>(&a.tensorMap);
-  if ((threadIdx.x & 31) == 0 && (c.tensorMap & 63) != 0) atomicAdd(a.counters + kCtrMapAlign, 1ull);
+  const bool play = (c.tensorMap & 63) == 0;  // a misaligned map would fault: counted, the role not played
+  if ((threadIdx.x & 31) == 0 && !play) atomicAdd(a.counters + kCtrMapAlign, 1ull);
 #else
+  const bool play = true;
   c.tensorMap = 0;
 #endif
   c.coordinateBase = (launch & 1) * (a.bufferBytes / 4);
@@ -186,7 +188,12 @@ __global__ void ptxmm_litmus(const __grid_constant__ PtxmmArgs a, unsigned launc
                             a.barrierEnabled != 0, a.counters + kCtrTimeouts};
   c.drainCycles = a.drainCycles;
   c.drainTimeouts = a.counters + kCtrDrain;
-  ptxmm_play(role, c);
+  if (play) {
+    ptxmm_play(role, c);
+  } else {
+    for (int k = 0; k < PTXMM_CLUSTER_PHASES; ++k)  // the phases the role would have passed, so that no one waits
+      asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+  }
   ptxmm_leave();
   c.out[kDevStampSlot[role]] = static_cast<long long>(launch) + 1;
 }

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 #include "app/hardware/CudaWorkbench.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
@@ -19,7 +22,8 @@ TEST_CASE("the programs of MP, SB and LB compile for sm_90", "[app][hardware]") 
     WARN("skipped: " << *problem);
     return;
   }
-  const fs::path dir = fs::temp_directory_path() / "ptxmm-generator-test";
+  // A folder of this process's own: test binaries of several builds may run at once on one machine.
+  const fs::path dir = fs::temp_directory_path() / ("ptxmm-generator-test-" + std::to_string(::getpid()));
   for (const auto& [test, keys] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"MP+rel+acq", {"P1:r0", "P1:r1"}}, {"SB+weak", {"P0:r0", "P1:r1"}}, {"LB+acq+rel", {"P0:r0", "P1:r1"}},
            {"HOP+st.async+wait-acq.cluster", {"P1:r0"}}, {"HOP+tma-store+fence.proxy.async", {"g"}}}) {

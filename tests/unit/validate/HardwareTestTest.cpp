@@ -116,9 +116,16 @@ TEST_CASE("what a GPU cannot run exactly is refused at its line", "[validate][ha
  st.weak x, 1   | ld.weak r0, x  ;
 exists (P1:r0 == 0)
 )").find("2 GPUs") != std::string::npos);
-  const std::string shared = refusal(R"({ x=0; }
+  // A location declared without a space that every access names .shared lives in the CTA of its threads (tests
+  // written before shared declarations); one that is also accessed as global memory is global.
+  REQUIRE(analyzeText(R"({ x=0; }
  P0@cta 0,gpu 0      | P1@cta 0,gpu 0 ;
  st.weak.shared x, 1 | ld.weak.shared r0, x ;
+exists (P1:r0 == 0)
+)", {"P1:r0"}).locations[0].shared);
+  const std::string shared = refusal(R"({ x=0; }
+ P0@cta 0,gpu 0      | P1@cta 0,gpu 0 ;
+ st.weak.shared x, 1 | ld.weak r0, x  ;
 exists (P1:r0 == 0)
 )");
   REQUIRE(shared.find("t.litmus:4:") == 0);
