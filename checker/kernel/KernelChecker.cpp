@@ -81,7 +81,7 @@ class Checker {
     instantiationFindings();
     phases_.emplace(*graph_);
     values_.emplace(*graph_, *phases_);
-    if (options_.mayOrderShortcut) order_.emplace(*graph_);
+    if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     oracle_.emplace(model_, *graph_);
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
     runner_.emplace(model_, options_.run);

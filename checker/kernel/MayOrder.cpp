@@ -37,12 +37,55 @@ int MayOrder::hub(std::map<std::int64_t, int>& hubs, std::int64_t key) {
   return it->second;
 }
 
+// Which generation of its barrier each barrier event belongs to: the number of arrivals at the same barrier
+// before it in its thread (a wait belongs to its own arrival's). A barrier some thread reaches under a condition,
+// in a loop or with a computed id, or one BarrierPhases does not find static (more arriving threads than its
+// count: which arrivals complete a generation depends on their order), has no static generations: its events
+// get generation -1 (one hub for all).
+MayOrder::Generations MayOrder::barrierGenerations(const BarrierPhases* phases) const {
+  const model::EventGraph& g = k_.graph();
+  Generations out;
+  std::set<std::string> dynamic;
+  std::map<std::pair<int, std::string>, int> arrivals;  // (thread, barrier) -> arrivals so far
+  for (std::size_t e = g.initCount(); e < g.events.size(); ++e) {
+    const model::Event& ev = g.events[e];
+    if (ev.thread < 0 || !(ev.is(Tag::BA) || ev.is(Tag::BW) || ev.is(Tag::CB))) continue;
+    const bool constantId = ev.is(Tag::CB) || (ev.barrier && ev.barrier->id->op == model::ValueOp::Const);
+    const std::string barrier = ev.is(Tag::CB) ? "cluster " + std::to_string(g.threads[static_cast<std::size_t>(ev.thread)].cluster)
+                                               : "domain " + std::to_string(g.barrierDomain(ev)) + " id " +
+                                                     (constantId ? std::to_string(ev.barrier->id->constant) : "?");
+    const bool phased = ev.is(Tag::CB) || !phases || phases->isStatic(static_cast<int>(e));
+    if (!constantId || !phased || !k_.unconditional(static_cast<int>(e)) || k_.inLoop(static_cast<int>(e)))
+      dynamic.insert(ev.is(Tag::CB) ? barrier : "domain " + std::to_string(g.barrierDomain(ev)));
+    const bool arrive = ev.is(Tag::BA) || (ev.is(Tag::CB) && ev.is(Tag::W));
+    int& n = arrivals[{ev.thread, barrier}];
+    if (arrive) ++n;
+    out[static_cast<int>(e)] = {barrier, n - 1};
+  }
+  for (auto& [e, key] : out) {
+    const model::Event& ev = g.events[static_cast<std::size_t>(e)];
+    const std::string domain = "domain " + std::to_string(g.barrierDomain(ev));
+    if (dynamic.count(key.first) || (!ev.is(Tag::CB) && dynamic.count(domain))) key = {ev.is(Tag::CB) ? key.first : domain, -1};
+  }
+  return out;
+}
+
+int MayOrder::barrierHub(int e, const Generations& generations) {
+  const auto& [barrier, generation] = generations.at(e);
+  auto [it, inserted] = barrierHubs_.emplace(barrier + " generation " + std::to_string(generation), static_cast<int>(nodes_.size()));
+  if (inserted) {
+    nodes_.emplace_back();
+    nodeEvent_.push_back(-1);
+  }
+  return it->second;
+}
+
 void MayOrder::edge(int from, int to) {
   nodes_[static_cast<std::size_t>(from)].out.push_back(to);
   nodes_[static_cast<std::size_t>(to)].in.push_back(from);
 }
 
-MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
+MayOrder::MayOrder(const KernelGraph& kernel, const BarrierPhases* phases) : k_(kernel) {
   const model::EventGraph& g = k_.graph();
   const std::size_t n = g.events.size();
   chain_.resize(g.threads.size());
@@ -57,6 +100,7 @@ MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
     }
     return id;
   };
+  const Generations generations = barrierGenerations(phases);
   // Per thread, the last acquire-capable fence: a strong read before it ends an acquire pattern (ap3).
   std::vector<int> lastAcquireFence(g.threads.size(), -1);
   for (std::size_t e = g.initCount(); e < n; ++e)
@@ -68,15 +112,14 @@ MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
     if (ev.thread < 0) continue;
     if (inPo(ei) && synchronising(ei)) chain_[static_cast<std::size_t>(ev.thread)].push_back(ei);
     if (!inPo(ei)) nodeFor(ei);
-    if (strong(ev) && ev.paddr >= 0) {
+    if (strong(ev) && ev.paddr >= 0 && !ev.is(Tag::CB)) {
       const int h = hub(locationHubs_, ev.paddr);
       if (ev.is(Tag::W)) edge(nodeFor(ei), h);
       if (ev.is(Tag::R)) edge(h, nodeFor(ei));
       // Reads-from orders what follows a read only through an acquire pattern (ap1-ap4); otherwise it can only
       // continue an observation chain through the read's own atomic write half (rmw).
       const bool acquires = ev.is(Tag::R) && !ev.is(Tag::RED) &&
-                            (ev.is(Tag::ACQ) || ev.is(Tag::ACQ_REL) || ev.is(Tag::MB) || ev.is(Tag::CB) ||
-                             lastAcquireFence[static_cast<std::size_t>(ev.thread)] > ei);
+                            (ev.is(Tag::ACQ) || ev.is(Tag::ACQ_REL) || lastAcquireFence[static_cast<std::size_t>(ev.thread)] > ei);
       if (!acquires) passive_.insert(nodeFor(ei));
       if (ev.is(Tag::W) && e > 0 && g.events[e - 1].is(Tag::R) && g.events[e - 1].node == ev.node &&
           g.events[e - 1].thread == ev.thread && g.events[e - 1].paddr == ev.paddr) {
@@ -84,23 +127,26 @@ MayOrder::MayOrder(const KernelGraph& kernel) : k_(kernel) {
         passive_.insert(nodeFor(ei));
       }
     }
-    if (ev.is(Tag::BA) || ev.is(Tag::BW)) {
-      // One hub per barrier domain and constant id (all generations); a computed id joins every barrier of its domain.
-      const std::int64_t domain = g.barrierDomain(ev);
-      const std::int64_t id = ev.barrier && ev.barrier->id->op == model::ValueOp::Const ? ev.barrier->id->constant : -1;
-      const int h = hub(barrierHubs_, domain * 4096 + (id & 4095));
-      const int any = hub(barrierHubs_, domain * 4096 + 4095);
-      if (ev.is(Tag::BA)) edge(nodeFor(ei), id < 0 ? any : h);
-      if (ev.is(Tag::BW)) {
-        edge(h, nodeFor(ei));
-        edge(any, nodeFor(ei));
-      }
+    if (ev.is(Tag::BA) || ev.is(Tag::BW) || ev.is(Tag::CB)) {
+      // Barriers: arrive -> hub -> wait, one hub per generation when the barrier's generations are static.
+      const int h = barrierHub(ei, generations);
+      if (ev.is(Tag::BA) || (ev.is(Tag::CB) && ev.is(Tag::W))) edge(nodeFor(ei), h);
+      if (ev.is(Tag::BW) || (ev.is(Tag::CB) && ev.is(Tag::R) && ev.is(Tag::ACQ))) edge(h, nodeFor(ei));
     }
     if (ev.is(Tag::F) && ev.is(Tag::SC)) {
       const int h = hub(fenceHub_, 0);
       edge(nodeFor(ei), h);
       edge(h, nodeFor(ei));
     }
+  }
+  // A cluster barrier is one RMW chain on its location (spec §4.3): an arrival of generation k is read, through
+  // the arrivals after it, by the waits of every later generation, so each generation's hub leads to the next.
+  for (const auto& [key, h] : barrierHubs_) {
+    const std::size_t cut = key.rfind(" generation ");
+    const int generation = std::stoi(key.substr(cut + 12));
+    if (key.rfind("cluster ", 0) != 0 || generation < 0) continue;
+    const auto next = barrierHubs_.find(key.substr(0, cut) + " generation " + std::to_string(generation + 1));
+    if (next != barrierHubs_.end()) edge(h, next->second);
   }
   threshold_.assign(nodes_.size(), -1);
   for (const auto& [x, a] : g.iss) {

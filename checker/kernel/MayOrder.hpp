@@ -7,7 +7,9 @@
 //   * every strong write -> every strong read of its location (through one hub node per location: may-rf); a
 //     read that cannot end an acquire pattern (spec §2.5: not .acquire, no acquire fence after it in its thread)
 //     orders nothing after it and only passes the chain on to its own atomic write half (obs through rmw);
-//   * every barrier arrive -> every wait of the same barrier (one hub per barrier: all generations);
+//   * every barrier arrive -> every wait of the same barrier and generation (CTA barriers and barrier.cluster;
+//     one hub per generation when the generations are static, one for all of them otherwise; a cluster
+//     barrier's generation k also leads to generation k+1, its arrivals being one RMW chain);
 //   * every fence.sc -> every fence.sc (one hub: the Fence-SC order);
 //   * iss (everything po-before an asynchronous operation's issue -> its accesses), aint, adone.
 // Weak accesses of other threads never take part in ordering (obs needs morally strong reads-from), so only
@@ -24,13 +26,15 @@
 #include <set>
 #include <vector>
 
+#include "checker/kernel/BarrierPhases.hpp"
 #include "checker/kernel/KernelGraph.hpp"
 
 namespace ptxmm::checker::kernel {
 
 class MayOrder {
  public:
-  explicit MayOrder(const KernelGraph& kernel);
+  /// `phases` (optional) says which CTA barriers have static generations; without it, only the shape decides.
+  explicit MayOrder(const KernelGraph& kernel, const BarrierPhases* phases = nullptr);
 
   /// Whether a path of the graph may lead from event a to event b (a != b, different threads or asynchronous).
   bool reaches(int a, int b);
@@ -52,6 +56,9 @@ class MayOrder {
   bool synchronising(int e) const;
   int nodeOf(int e) const { return nodeOfEvent_[static_cast<std::size_t>(e)]; }
   int hub(std::map<std::int64_t, int>& hubs, std::int64_t key);
+  using Generations = std::map<int, std::pair<std::string, int>>;  // barrier event -> (barrier, generation)
+  Generations barrierGenerations(const BarrierPhases* phases) const;
+  int barrierHub(int e, const Generations& generations);
   void edge(int from, int to);
   const Reach& forward(int a);
   Reach backward(int b);
@@ -65,7 +72,8 @@ class MayOrder {
   std::vector<Node> nodes_;
   std::vector<int> nodeEvent_;                   // node -> event (-1 for hubs)
   std::vector<int> threshold_;                   // async node -> the last event id po-before its issue (-1: none)
-  std::map<std::int64_t, int> locationHubs_, barrierHubs_, fenceHub_;
+  std::map<std::int64_t, int> locationHubs_, fenceHub_;
+  std::map<std::string, int> barrierHubs_;  // per barrier and generation
   std::set<int> passive_;  // nodes of po events that reads-from reaches without ordering what follows them
   std::list<std::pair<int, Reach>> cache_;       // forward searches, most recent first
 };

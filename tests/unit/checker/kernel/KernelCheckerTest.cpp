@@ -121,6 +121,23 @@ TEST_CASE("weak read-modify-writes of one bin race in every execution: decided b
   CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
 }
 
+TEST_CASE("accesses between the same two barrier generations race: the may-order graph keeps generations apart", "[checker][kernel]") {
+  // A later generation's arrival cannot release an earlier generation's wait: with one hub for every generation,
+  // thread 1's store would reach thread 0's load (store -> arrive of generation 1 -> wait of generation 0 -> load)
+  // and the pair would need an engine run.
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"x_0 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.tid.x == 0) return {"bar.sync 0", "ld.weak r0, x_0", "bar.sync 0"};
+    return {"bar.sync 0", "st.weak x_0, 1", "bar.sync 0"};
+  };
+  const KernelResult r = testing::checkLaunch(l);
+  CHECK(testing::raceTexts(r) == std::set<std::string>{"ld.weak r0, x_0 / st.weak x_0, 1: no synchronisation"});
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
 TEST_CASE("block-scope atomics of different blocks are not morally strong: scope too narrow", "[checker][kernel]") {
   TestLaunch l;
   l.grid = {2, 1, 1};
