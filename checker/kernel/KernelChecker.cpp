@@ -11,6 +11,7 @@
 #include "checker/RaceFinder.hpp"
 #include "checker/kernel/BarrierPhases.hpp"
 #include "checker/kernel/ConflictSweep.hpp"
+#include "checker/kernel/FinalValues.hpp"
 #include "checker/kernel/KernelClaims.hpp"
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/KernelValues.hpp"
@@ -83,6 +84,7 @@ class Checker {
     values_.emplace(*graph_, *phases_);
     if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     oracle_.emplace(model_, *graph_);
+    finals_.emplace(*graph_, *values_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
     runner_.emplace(model_, options_.run);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
@@ -314,13 +316,13 @@ class Checker {
   }
 
   // The final values of the elements: forced ones directly, the rest from one slice of all their writes.
-  struct FinalValues {
+  struct ClaimStates {
     std::vector<std::vector<std::int64_t>> states;  // per permitted state, per element
     std::string unknown;                            // why they could not be decided
   };
 
-  FinalValues finalValues(const std::vector<ElementRef>& elements) {
-    FinalValues out;
+  ClaimStates finalValues(const std::vector<ElementRef>& elements) {
+    ClaimStates out;
     std::vector<int> locations;
     std::vector<std::optional<std::int64_t>> forced;
     std::vector<int> seeds;
@@ -406,6 +408,7 @@ class Checker {
       if (std::all_of(writes.begin(), writes.end(), [&](int o) { return o == w || values_->before(o, w); }))
         if (const auto v = values_->writeValue(w)) return v;
     }
+    if (const auto v = finals_->finalValue(graph_->graph().locationNames.at(static_cast<std::size_t>(location)).second)) return v;
     seeds.insert(seeds.end(), writes.begin(), writes.end());
     return std::nullopt;
   }
@@ -415,7 +418,7 @@ class Checker {
       AssertionVerdict verdict;
       verdict.text = text;
       const auto elements = elementsOf(*claim);
-      const FinalValues f = finalValues(elements);
+      const ClaimStates f = finalValues(elements);
       if (!f.unknown.empty()) {
         verdict.reason = f.unknown;
         result_.unknowns.push_back("--assert '" + text + "': " + f.unknown);
@@ -439,7 +442,7 @@ class Checker {
     for (const auto& e : claims_.observes) {
       ObservedValues o;
       o.location = e.text;
-      const FinalValues f = finalValues({e});
+      const ClaimStates f = finalValues({e});
       const auto elem = kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem;
       if (!f.unknown.empty()) {
         o.complete = false;
@@ -464,6 +467,7 @@ class Checker {
   std::optional<KernelValues> values_;
   std::optional<MayOrder> order_;
   std::optional<PairOracle> oracle_;
+  std::optional<FinalValues> finals_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;
   std::deque<RunSlice> ran_;

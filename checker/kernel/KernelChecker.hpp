@@ -6,7 +6,8 @@
 //      ordered by barrier phases or program order (KernelValues::before); unordered in every execution when
 //      the may-order graph has no path either way (MayOrder; bundled model only); otherwise by an engine on a
 //      slice (SliceBuilder, SliceRunner), whose answers are shared by symmetric pairs;
-//   4. claims are decided from forced values when every write is ordered, else on a slice of the writes.
+//   4. claims are decided from forced values when every write is ordered, or the writes are a base and atomic
+//      adds (FinalValues), else on a slice of the writes.
 // Anything a bound or an unsupported construct leaves undecided is named in the result (status Unknown); it is
 // never reported as race-free or as holding.
 #pragma once

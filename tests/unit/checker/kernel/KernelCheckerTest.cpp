@@ -138,6 +138,44 @@ TEST_CASE("accesses between the same two barrier generations race: the may-order
   CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
 }
 
+// Threads of 2 blocks x 2 add their input element to total_0 when it is not negative (inputs -1, 2, 5, 7).
+TestLaunch conditionalSum(const std::string& scope) {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"in_0 = -1", "in_1 = 2", "in_2 = 5", "in_3 = 7", "total_0 = 0"};
+  l.code = [scope](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int g = k.cta * 2 + k.tid.x;
+    return {"ld.weak r1, " + idx("in", g), "blt r1, 0, END", "atom.relaxed." + scope + ".add r0, total_0, r1", "END:"};
+  };
+  return l;
+}
+
+TEST_CASE("a sum of morally strong atomic adds is forced without an engine, also when inputs decide who adds", "[checker][kernel]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"total[0] == 14"};
+  o.observes = {"total[0]"};
+  const KernelResult r = testing::checkLaunch(conditionalSum("gpu"), o);
+  CHECK(r.races.empty());
+  CHECK(r.status == KernelStatus::Ok);
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  REQUIRE(r.observed.size() == 1);
+  CHECK(r.observed[0].values == std::vector<std::string>{"14"});
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
+TEST_CASE("block-scope adds from two blocks are not all morally strong: their sum is not forced", "[checker][kernel]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"total[0] == 14"};
+  o.observes = {"total[0]"};
+  const KernelResult r = testing::checkLaunch(conditionalSum("cta"), o);
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == false);
+  REQUIRE(r.observed.size() == 1);
+  CHECK(r.observed[0].values.size() > 1);
+}
+
 TEST_CASE("block-scope atomics of different blocks are not morally strong: scope too narrow", "[checker][kernel]") {
   TestLaunch l;
   l.grid = {2, 1, 1};
