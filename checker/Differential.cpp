@@ -1,6 +1,8 @@
 // Comparing the engines (Differential.hpp).
 #include "checker/Differential.hpp"
 
+#include "frontend/ConditionWalk.hpp"
+
 #include <algorithm>
 
 #include "checker/EngineRegistry.hpp"
@@ -51,12 +53,20 @@ std::string orderFree(const TestResult& r) {
 
 frontend::CondPtr renumbered(const frontend::CondPtr& e, const std::function<int(int)>& newIndex) {
   if (!e) return e;
-  auto copy = std::make_shared<frontend::CondExpr>(*e);
-  for (auto* v : {&copy->lhs, &copy->rhs})
-    if (v->kind == frontend::CondValue::Kind::Register) v->thread = newIndex(v->thread);
-  copy->a = renumbered(e->a, newIndex);
-  copy->b = renumbered(e->b, newIndex);
-  return copy;
+  auto copy = [&](const frontend::CondExpr& node) {
+    auto out = std::make_shared<frontend::CondExpr>(node);
+    for (auto* v : {&out->lhs, &out->rhs})
+      if (v->kind == frontend::CondValue::Kind::Register) v->thread = newIndex(v->thread);
+    return out;
+  };
+  return frontend::foldCondition<frontend::CondPtr>(
+      *e, [&](const frontend::CondExpr& leaf) -> frontend::CondPtr { return copy(leaf); },
+      [&](const frontend::CondExpr& node, frontend::CondPtr* args) -> frontend::CondPtr {
+        auto out = copy(node);
+        out->a = std::move(args[0]);
+        if (node.b) out->b = std::move(args[1]);
+        return out;
+      });
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // Observed keys and condition evaluation (Outcome.hpp).
 #include "checker/Outcome.hpp"
 
+#include "frontend/ConditionWalk.hpp"
+
 #include <algorithm>
 #include <cassert>
-#include <functional>
 #include <sstream>
 #include <tuple>
 
@@ -29,15 +30,8 @@ std::vector<ObservedKey> observedKeys(const frontend::Program& program, const mo
     }
   };
   for (const auto& v : program.observed) add(v);
-  std::function<void(const frontend::CondPtr&)> walk = [&](const frontend::CondPtr& c) {
-    if (!c) return;
-    add(c->lhs);
-    add(c->rhs);
-    walk(c->a);
-    walk(c->b);
-  };
-  walk(program.condition.expr);
-  walk(program.filter);
+  frontend::forEachCondValue(program.condition.expr.get(), add);
+  frontend::forEachCondValue(program.filter.get(), add);
   std::sort(regs.begin(), regs.end(), [&](const ObservedKey& a, const ObservedKey& b) {
     const auto& ta = graph.threads[static_cast<std::size_t>(a.thread)].registers;
     const auto& tb = graph.threads[static_cast<std::size_t>(b.thread)].registers;
@@ -66,26 +60,30 @@ std::int64_t valueOf(const CondValue& v, const std::vector<ObservedKey>& keys, c
 }  // namespace
 
 bool satisfies(const CondExpr& e, const std::vector<ObservedKey>& keys, const std::vector<std::int64_t>& values) {
-  switch (e.kind) {
-    case CondExpr::Kind::True: return true;
-    case CondExpr::Kind::False: return false;
-    case CondExpr::Kind::And: return satisfies(*e.a, keys, values) && satisfies(*e.b, keys, values);
-    case CondExpr::Kind::Or: return satisfies(*e.a, keys, values) || satisfies(*e.b, keys, values);
-    case CondExpr::Kind::Not: return !satisfies(*e.a, keys, values);
-    case CondExpr::Kind::Compare: {
-      const auto l = valueOf(e.lhs, keys, values);
-      const auto r = valueOf(e.rhs, keys, values);
-      switch (e.cmp) {
-        case frontend::CmpOp::Eq: return l == r;
-        case frontend::CmpOp::Ne: return l != r;
-        case frontend::CmpOp::Lt: return l < r;
-        case frontend::CmpOp::Le: return l <= r;
-        case frontend::CmpOp::Gt: return l > r;
-        case frontend::CmpOp::Ge: return l >= r;
-      }
-    }
-  }
-  return false;
+  // char, not bool: the fold keeps its results in a vector.
+  return frontend::foldCondition<char>(
+      e,
+      [&](const CondExpr& leaf) -> char {
+        if (leaf.kind != CondExpr::Kind::Compare) return leaf.kind == CondExpr::Kind::True;
+        const auto l = valueOf(leaf.lhs, keys, values);
+        const auto r = valueOf(leaf.rhs, keys, values);
+        switch (leaf.cmp) {
+          case frontend::CmpOp::Eq: return l == r;
+          case frontend::CmpOp::Ne: return l != r;
+          case frontend::CmpOp::Lt: return l < r;
+          case frontend::CmpOp::Le: return l <= r;
+          case frontend::CmpOp::Gt: return l > r;
+          case frontend::CmpOp::Ge: return l >= r;
+        }
+        return false;
+      },
+      [](const CondExpr& node, const char* args) -> char {
+        switch (node.kind) {
+          case CondExpr::Kind::And: return args[0] && args[1];
+          case CondExpr::Kind::Or: return args[0] || args[1];
+          default: return !args[0];  // Not
+        }
+      });
 }
 
 void decideCondition(TestResult& r) {

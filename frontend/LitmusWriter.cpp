@@ -2,6 +2,8 @@
 // vocabulary, looked up by the field it stands for, so the writer cannot drift from what the parser accepts.
 #include "frontend/LitmusWriter.hpp"
 
+#include "frontend/ConditionWalk.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
@@ -228,27 +230,27 @@ int precedence(const CondExpr& e) {
   }
 }
 
-std::string exprText(const CondExpr& e);
-
-std::string wrapped(const CondExpr& e, bool parenthesise) {
-  return parenthesise ? "(" + exprText(e) + ")" : exprText(e);
-}
-
 std::string exprText(const CondExpr& e) {
-  switch (e.kind) {
-    case CondExpr::Kind::True: return "true";
-    case CondExpr::Kind::False: return "false";
-    case CondExpr::Kind::Compare:
-      return valueText(e.lhs) + " " + std::string(cmpOperator(e.cmp)) + " " + valueText(e.rhs);
-    case CondExpr::Kind::Not: return "~" + wrapped(*e.a, precedence(*e.a) < precedence(e));
-    case CondExpr::Kind::And:
-    case CondExpr::Kind::Or: {
-      // The parser groups to the left, so a right operand of the same strength keeps its parentheses.
-      const std::string op = e.kind == CondExpr::Kind::And ? " /\\ " : " \\/ ";
-      return wrapped(*e.a, precedence(*e.a) < precedence(e)) + op + wrapped(*e.b, precedence(*e.b) <= precedence(e));
-    }
-  }
-  return {};
+  auto wrapped = [](std::string text, bool parenthesise) { return parenthesise ? "(" + text + ")" : text; };
+  return foldCondition<std::string>(
+      e,
+      [](const CondExpr& leaf) -> std::string {
+        switch (leaf.kind) {
+          case CondExpr::Kind::True: return "true";
+          case CondExpr::Kind::False: return "false";
+          default: return valueText(leaf.lhs) + " " + std::string(cmpOperator(leaf.cmp)) + " " + valueText(leaf.rhs);
+        }
+      },
+      [&](const CondExpr& node, std::string* args) -> std::string {
+        if (node.kind == CondExpr::Kind::Not) return "~" + wrapped(std::move(args[0]), precedence(*node.a) < precedence(node));
+        // The parser groups to the left, so a right operand of the same strength keeps its parentheses. The left
+        // text is moved, so a long chain is written in linear time.
+        const std::string op = node.kind == CondExpr::Kind::And ? " /\\ " : " \\/ ";
+        std::string text = wrapped(std::move(args[0]), precedence(*node.a) < precedence(node));
+        text += op;
+        text += wrapped(std::move(args[1]), precedence(*node.b) <= precedence(node));
+        return text;
+      });
 }
 
 std::string conditionText(const Condition& condition) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/Diagnostic.hpp"
+#include "model/TreeRelease.hpp"
 #include "model/Vocabulary.hpp"
 
 namespace ptxmm::frontend {
@@ -263,6 +264,8 @@ struct CondValue {
 struct CondExpr;
 using CondPtr = std::shared_ptr<const CondExpr>;
 
+/// A proposition of the final condition. A chain of /\ or \/ is as deep as it is long (200,000 conjuncts are
+/// 200,000 levels): walk it with ConditionWalk.hpp, never recursively; it is destroyed without recursion too.
 struct CondExpr {
   enum class Kind : std::uint8_t { True, False, And, Or, Not, Compare };
   Kind kind = Kind::True;
@@ -270,6 +273,13 @@ struct CondExpr {
   CondValue lhs, rhs;  // Compare
   CondPtr a, b;        // And, Or (a, b); Not (a)
   SourcePos pos;
+
+  CondExpr() = default;
+  CondExpr(const CondExpr&) = default;
+  CondExpr& operator=(const CondExpr&) = default;
+  ~CondExpr() {
+    model::releaseChildren(*this, [](CondExpr& e) { return model::ChildSlots<CondExpr>{{&e.a, &e.b, nullptr}, 2}; });
+  }
 };
 
 struct Condition {

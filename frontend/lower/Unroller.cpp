@@ -2,6 +2,7 @@
 // unrolling with register liveness (which the engines use to recognise side-effect-free spin iterations).
 #include "frontend/lower/Unroller.hpp"
 
+#include "frontend/ConditionWalk.hpp"
 #include "frontend/lower/AsyncOrder.hpp"
 #include "frontend/lower/InstructionSemantics.hpp"
 #include "frontend/lower/MemoryLayout.hpp"
@@ -295,15 +296,8 @@ std::set<std::pair<int, std::string>> observedRegisters(const Program& program) 
     if (v.kind == CondValue::Kind::Register) out.emplace(v.thread, v.name);
   };
   for (const auto& v : program.observed) add(v);
-  std::function<void(const CondPtr&)> walk = [&](const CondPtr& c) {
-    if (!c) return;
-    add(c->lhs);
-    add(c->rhs);
-    walk(c->a);
-    walk(c->b);
-  };
-  walk(program.condition.expr);
-  walk(program.filter);
+  forEachCondValue(program.condition.expr.get(), add);
+  forEachCondValue(program.filter.get(), add);
   return out;
 }
 
