@@ -10,9 +10,11 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 #include "model/CatLexer.hpp"
+#include "model/Overloaded.hpp"
 #include "model/TextFile.hpp"
 
 namespace ptxmm::model {
@@ -32,10 +34,21 @@ struct Term {
   int depth = 0;
 };
 
+// The deepest chain of includes accepted: each level is a nested parser on the stack. Real models use two or three.
+constexpr std::size_t kMaxIncludeDepth = 100;
+
 // A file being parsed: the include chain, used to detect cycles.
 struct IncludeFrame {
   fs::path identity;  // canonical where possible, so two spellings of one file are recognised
   std::string file;   // as shown in messages
+};
+
+// What the parsers of one model and its included files share.
+struct ParseState {
+  std::vector<IncludeFrame> includes;
+  // The latest definition of each name: looking a name up must not scan every definition, which made a model of
+  // 100,000 lets take half a minute to read (issue 16 H4).
+  std::unordered_map<std::string, std::size_t> latest;
 };
 
 fs::path identity(const fs::path& path) {
@@ -76,8 +89,8 @@ std::string where(const SourcePos& pos) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string file, CatModel& model, std::vector<IncludeFrame>& includes)
-      : lexer_(text, file), file_(std::move(file)), model_(model), includes_(includes) {}
+  Parser(std::string_view text, std::string file, CatModel& model, ParseState& state)
+      : lexer_(text, file), file_(std::move(file)), model_(model), state_(state), includes_(state.includes) {}
 
   /// Parses the whole text into the model; only the top-level file's title is kept.
   void parseFile(bool topLevel) {
@@ -138,6 +151,11 @@ class Parser {
     }
   }
 
+  void define(Definition d) {
+    state_.latest[d.name] = model_.defs.size();
+    model_.defs.push_back(std::move(d));
+  }
+
   // `NAME =`, the head of a binding.
   Token parseBindingHead(std::string_view after) {
     Token name = expect(TokKind::Ident, "a name after '" + std::string(after) + "'");
@@ -161,7 +179,7 @@ class Parser {
       bindings.push_back({name.text, rhs.expr, rhs.expr->type, name.pos});
       after = "and";
     } while (accept(TokKind::And));
-    for (auto& d : bindings) model_.defs.push_back(std::move(d));
+    for (auto& d : bindings) define(std::move(d));
   }
 
   void parseLetRec() {
@@ -174,7 +192,7 @@ class Parser {
     RecGroup members;
     for (const auto& name : names) {
       members.defs.push_back(model_.defs.size());
-      model_.defs.push_back({name.text, nullptr, ExprType::Relation, name.pos, group});
+      define({name.text, nullptr, ExprType::Relation, name.pos, group});
     }
     std::size_t k = 0;
     std::string_view after = "let rec";
@@ -189,7 +207,33 @@ class Parser {
       ++k;
       after = "and";
     } while (accept(TokKind::And));
+    for (std::size_t d = first; d < first + k; ++d) requireMonotone(*model_.defs[d].expr, first, true);
     model_.recGroups.push_back(std::move(members));
+  }
+
+  // A `let rec` is a least fixpoint from the empty relation, which exists (and the engines' iteration reaches it)
+  // only when the right-hand sides grow with the members: a member may occur only under an even number of
+  // complements and right operands of '\'. `r = po \ r` has no fixpoint: the explicit engine would loop and Z3
+  // would pick some solution (issue 16 W2). Members are the definitions from index `first` on; the walk's depth
+  // is the expression's height, which make() bounds.
+  void requireMonotone(const RelExpr& e, std::size_t first, bool positive) const {
+    std::visit(Overloaded{
+                   [&](const ir::DefRef& d) {
+                     if (d.index >= first && !positive)
+                       fail(e.pos, "'" + model_.defs[d.index].name +
+                                       "' occurs negated (under '~' or right of '\\') in its own 'let rec': the "
+                                       "definition is not monotone, so its least fixpoint need not exist");
+                   },
+                   [&](const ir::Unary& u) {
+                     requireMonotone(*u.arg, first, u.op == ir::UnaryOp::Complement ? !positive : positive);
+                   },
+                   [&](const ir::Binary& b) {
+                     requireMonotone(*b.lhs, first, positive);
+                     requireMonotone(*b.rhs, first, b.op == ir::BinaryOp::Diff ? !positive : positive);
+                   },
+                   [](const auto&) {},
+               },
+               e.node);
   }
 
   // The names bound by the `let rec` whose first binding starts at the next token: the first token and every
@@ -257,10 +301,12 @@ class Parser {
       for (auto it = cycle; it != includes_.end(); ++it) chain += it->file + " -> ";
       fail(keyword.pos, "include cycle: " + chain + found.string());
     }
+    if (includes_.size() >= kMaxIncludeDepth)
+      fail(keyword.pos, "includes nested too deeply (more than " + std::to_string(kMaxIncludeDepth) + " files)");
     const std::optional<std::string> text = readTextFile(found);
     if (!text) fail(keyword.pos, "cannot read included file '" + found.string() + "'");
     includes_.push_back({id, found.string()});
-    Parser(*text, found.string(), model_, includes_).parseFile(false);
+    Parser(*text, found.string(), model_, state_).parseFile(false);
     includes_.pop_back();
   }
 
@@ -390,8 +436,8 @@ class Parser {
   Term resolve(const Token& name) {
     if (peek().kind == TokKind::LParen)
       fail(name.pos, "'" + name.text + "(...)': function calls are not supported by ptxmm's cat subset");
-    if (const int def = model_.findDef(name.text); def >= 0)
-      return make(ir::DefRef{static_cast<std::size_t>(def)}, model_.defs[def].type, name.pos, 1);
+    if (const auto def = state_.latest.find(name.text); def != state_.latest.end())
+      return make(ir::DefRef{def->second}, model_.defs[def->second].type, name.pos, 1);
     if (const auto rel = findBaseRel(name.text)) return make(ir::BaseRelation{*rel}, ExprType::Relation, name.pos, 1);
     if (const auto tag = findTag(name.text)) return make(ir::BaseSet{*tag}, ExprType::Set, name.pos, 1);
     fail(name.pos, "unknown name '" + name.text + "'");
@@ -447,6 +493,7 @@ class Parser {
   std::deque<Token> ahead_;  // tokens peeked at but not taken; a deque keeps references from peek() valid
   std::string file_;
   CatModel& model_;
+  ParseState& state_;
   std::vector<IncludeFrame>& includes_;
   int nesting_ = 0;
 };
@@ -456,8 +503,9 @@ class Parser {
 CatModel parseCat(std::string_view text, const std::string& file) {
   CatModel model;
   model.file = file;
-  std::vector<IncludeFrame> includes{{identity(file), file}};
-  Parser(text, file, model, includes).parseFile(true);
+  ParseState state;
+  state.includes.push_back({identity(file), file});
+  Parser(text, file, model, state).parseFile(true);
   return model;
 }
 

@@ -17,7 +17,7 @@ Stage later(Stage a, Stage b) { return static_cast<std::uint8_t>(a) >= static_ca
 
 }  // namespace
 
-Evaluator::Evaluator(const CatModel& model) : model_(model) {
+Evaluator::Evaluator(const CatModel& model) : model_(model), order_(model) {
   defStages_.assign(model_.defs.size(), Stage::Static);
   // Rec groups may refer forward, so iterate until the stages stop growing.
   for (bool changed = true; changed;) {
@@ -71,6 +71,12 @@ void Evaluator::invalidate(Stage from) {
 }
 
 const Value& Evaluator::definition(std::size_t index) {
+  order_.ensure(index, [&](std::size_t d) { return cache_[d].has_value(); }, [&](std::size_t d) { compute(d); });
+  return *cache_[index];
+}
+
+// One definition (for a `let rec`, its whole group), once DefinitionOrder has computed those it needs.
+void Evaluator::compute(std::size_t index) {
   if (!cache_[index]) {
     const int group = model_.defs[index].recGroup;
     if (group >= 0)
@@ -78,7 +84,6 @@ const Value& Evaluator::definition(std::size_t index) {
     else
       cache_[index] = evaluate(*model_.defs[index].expr);
   }
-  return *cache_[index];
 }
 
 // Least fixpoint of a `let rec` group, starting from empty relations.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/Candidate.hpp"
+#include "model/DefinitionOrder.hpp"
 #include "model/RelationIR.hpp"
 
 namespace ptxmm::model {
@@ -45,6 +46,7 @@ class Evaluator {
   const CatModel& model() const { return model_; }
 
  private:
+  void compute(std::size_t index);
   void computeRecGroup(std::size_t group);
   bool test(const Check& c, const Value& v, const std::optional<BitMatrix>& pairwise);
 
@@ -53,6 +55,7 @@ class Evaluator {
   std::vector<Stage> defStages_;
   std::vector<Stage> checkStages_;
   std::vector<std::optional<Value>> cache_;
+  DefinitionOrder order_;
   std::vector<std::optional<bool>> checkCache_;
 };
 

@@ -8,9 +8,15 @@
 
 namespace ptxmm::model {
 StaticBounds::StaticBounds(const CatModel& model, const Candidate& base)
-    : model_(model), base_(base), cache_(model.defs.size()) {}
+    : model_(model), base_(base), cache_(model.defs.size()), order_(model) {}
 
 const Value& StaticBounds::definition(std::size_t index) {
+  order_.ensure(index, [&](std::size_t d) { return cache_[d].has_value(); }, [&](std::size_t d) { compute(d); });
+  return *cache_[index];
+}
+
+// One definition (for a `let rec`, its whole group), once DefinitionOrder has computed those it needs.
+void StaticBounds::compute(std::size_t index) {
   if (!cache_[index]) {
     const int group = model_.defs[index].recGroup;
     if (group < 0) {
@@ -31,7 +37,6 @@ const Value& StaticBounds::definition(std::size_t index) {
       }
     }
   }
-  return *cache_[index];
 }
 
 Value StaticBounds::bound(const RelExpr& e) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/Candidate.hpp"
+#include "model/DefinitionOrder.hpp"
 #include "model/Evaluator.hpp"
 #include "model/RelationIR.hpp"
 
@@ -23,9 +24,11 @@ class StaticBounds {
   Value bound(const RelExpr& e);
 
  private:
+  void compute(std::size_t index);
   const CatModel& model_;
   const Candidate& base_;
   std::vector<std::optional<Value>> cache_;
+  DefinitionOrder order_;
 };
 
 }  // namespace ptxmm::model

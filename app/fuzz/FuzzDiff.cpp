@@ -3,6 +3,7 @@
 // reproducer file states exactly.
 #include "app/fuzz/FuzzDiff.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "checker/EngineRegistry.hpp"
 #include "checker/ResultPrinter.hpp"
+#include "frontend/ConditionWalk.hpp"
 #include "frontend/LitmusWriter.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 
@@ -27,6 +29,7 @@ using frontend::Instruction;
 using frontend::Opcode;
 using frontend::Operand;
 using frontend::Program;
+using frontend::RegInit;
 
 // ------------------------------------------------------------------------------------------- program queries
 
@@ -43,16 +46,7 @@ std::size_t jumpsTo(const std::vector<Instruction>& code, const std::string& lab
 template <class Visit>
 void forEachCondValue(const Program& program, Visit visit) {
   for (const CondValue& v : program.observed) visit(v);
-  std::vector<const CondExpr*> stack = {program.condition.expr.get()};
-  while (!stack.empty()) {
-    const CondExpr* e = stack.back();
-    stack.pop_back();
-    if (!e) continue;
-    visit(e->lhs);
-    visit(e->rhs);
-    stack.push_back(e->a.get());
-    stack.push_back(e->b.get());
-  }
+  frontend::forEachCondValue(program.condition.expr.get(), visit);
 }
 
 bool locationUsed(const Program& program, const std::string& name) {
@@ -67,10 +61,15 @@ bool locationUsed(const Program& program, const std::string& name) {
   return used;
 }
 
-bool registerUsed(const Program& program, int thread, const std::string& reg) {
+bool registerInCode(const Program& program, int thread, const std::string& reg) {
   for (const Instruction& ins : program.threads.at(static_cast<std::size_t>(thread)).code)
     for (const Operand& operand : ins.operands)
       if (operand.kind == Operand::Kind::Register && operand.name == reg) return true;
+  return false;
+}
+
+bool registerUsed(const Program& program, int thread, const std::string& reg) {
+  if (registerInCode(program, thread, reg)) return true;
   bool used = false;
   forEachCondValue(program, [&](const CondValue& v) {
     used |= v.kind == CondValue::Kind::Register && v.thread == thread && v.name == reg;
@@ -99,6 +98,15 @@ std::optional<Program> withoutInstruction(const Program& program, std::size_t th
     std::erase_if(code, [&](const Instruction& ins) {
       return ins.op == Opcode::Label && ins.operands.at(0).name == removed.operands.back().name;
     });
+  // A register the condition reads and no instruction names any more keeps the value it read, 0, stated as an
+  // initial value: the reader rejects a condition register its thread does not name (a typo otherwise).
+  const int t = static_cast<int>(thread);
+  for (const Operand& operand : removed.operands) {
+    if (operand.kind != Operand::Kind::Register || registerInCode(out, t, operand.name)) continue;
+    const bool initialised = std::any_of(out.regInits.begin(), out.regInits.end(),
+                                         [&](const RegInit& r) { return r.thread == t && r.reg == operand.name; });
+    if (!initialised && registerUsed(out, t, operand.name)) out.regInits.push_back({t, operand.name, 0, {}, {}});
+  }
   return out;
 }
 

@@ -24,7 +24,11 @@ const SymRel& asRel(const Sym& s) { return std::get<SymRel>(s); }
 }  // namespace
 
 ModelEncoding::ModelEncoding(z3::context& ctx, const model::CatModel& model, const ProgramEncoding& program)
-    : ctx_(ctx), model_(model), program_(program), bounds_(model, program.bounds()), cache_(model.defs.size()) {
+    : ctx_(ctx), model_(model), program_(program), bounds_(model, program.bounds()), cache_(model.defs.size()),
+      order_(model) {
+  // In definition order, so a reference reads its definition's answer instead of recursing into it (a chain of
+  // 20,000 `let`s would recurse 20,000 deep).
+  for (const auto& def : model_.defs) pointwiseDefs_.push_back(def.recGroup < 0 && pointwiseStatic(*def.expr));
   for (std::size_t i = 0; i < model_.checks.size(); ++i) {
     const z3::expr holds = encodeCheck(i);
     if (unsupported_) return;
@@ -33,6 +37,12 @@ ModelEncoding::ModelEncoding(z3::context& ctx, const model::CatModel& model, con
 }
 
 const Sym& ModelEncoding::definition(std::size_t index) {
+  order_.ensure(index, [&](std::size_t d) { return cache_[d].has_value(); }, [&](std::size_t d) { compute(d); });
+  return *cache_[index];
+}
+
+// One definition (for a `let rec`, its whole group), once DefinitionOrder has computed those it needs.
+void ModelEncoding::compute(std::size_t index) {
   if (!cache_[index]) {
     const int group = model_.defs[index].recGroup;
     if (group < 0) {
@@ -53,7 +63,6 @@ const Sym& ModelEncoding::definition(std::size_t index) {
       }
     }
   }
-  return *cache_[index];
 }
 
 Sym ModelEncoding::encode(const model::RelExpr& e) {
@@ -131,9 +140,7 @@ bool ModelEncoding::pointwiseStatic(const model::RelExpr& e) const {
                         [](const ir::Universe&) { return true; },
                         [](const ir::BaseSet&) { return true; },
                         [](const ir::BaseRelation& b) { return model::baseRelInfo(b.rel).stage == model::Stage::Static; },
-                        [&](const ir::DefRef& d) {
-                          return model_.defs[d.index].recGroup < 0 && pointwiseStatic(*model_.defs[d.index].expr);
-                        },
+                        [&](const ir::DefRef& d) { return pointwiseDefs_[d.index] != 0; },
                         [&](const ir::Unary& u) {
                           const bool pointwise = u.op == ir::UnaryOp::Inverse || u.op == ir::UnaryOp::Complement ||
                                                  u.op == ir::UnaryOp::Identity;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checker/z3/ProgramEncoding.hpp"
+#include "model/DefinitionOrder.hpp"
 #include "model/RelationIR.hpp"
 #include "model/StaticBounds.hpp"
 
@@ -38,6 +39,7 @@ class ModelEncoding {
   const Sym& definition(std::size_t index);
 
  private:
+  void compute(std::size_t index);
   Sym encode(const model::RelExpr& e);
   z3::expr encodeCheck(std::size_t index);
   z3::expr acyclic(const SymRel& r, const std::string& tag);
@@ -48,6 +50,8 @@ class ModelEncoding {
   const ProgramEncoding& program_;
   model::StaticBounds bounds_;
   std::vector<std::optional<Sym>> cache_;
+  model::DefinitionOrder order_;
+  std::vector<char> pointwiseDefs_;  // pointwiseStatic of each definition, computed in order (a `let rec`: false)
   std::optional<std::string> unsupported_;
   std::vector<NamedFormula> axioms_;
   std::vector<NamedFormula> flags_;

@@ -886,6 +886,10 @@ CondValue LitmusParser::parseRegisterRef() {
   if (index >= static_cast<int>(program_.threads.size()))
     fail(thread, "unknown thread P" + std::to_string(index) + " (the test has " + threadCount() + ")");
   Token reg = expect(TokenKind::Ident, "a register name after ':'");
+  // A register no instruction or initialiser of the thread names would read as 0: a typo that can flip the
+  // verdict (issue 16 W4), rejected as the nvlitmus reader does.
+  if (!registers_[static_cast<std::size_t>(index)].contains(std::string(reg.text)))
+    fail(reg, "unknown register '" + std::string(reg.text) + "': P" + std::to_string(index) + " does not use it");
   CondValue value;
   value.kind = CondValue::Kind::Register;
   value.thread = index;

@@ -521,6 +521,17 @@ TEST_CASE("cluster placement", "[frontend][litmus]") {
   CHECK(sameCta.threads[1].cluster == 0);
 }
 
+TEST_CASE("a condition's register must be one its thread names (issue 16 W4)", "[frontend][litmus]") {
+  // P1:r11 for P1:r1 would read as 0 and could flip the verdict.
+  const std::string rows = " st.weak x, 1 | ld.weak r1, x ;";
+  CHECK_NOTHROW(parse(twoThreads(rows, "x = 0;", "exists (P1:r1 == 0)")));
+  CHECK_NOTHROW(parse(twoThreads(rows, "x = 0; P0:r7 = 2;", "exists (P0:r7 == 2)")));  // named by its initialiser
+  CHECK_THROWS_WITH(parse(twoThreads(rows, "x = 0;", "exists (P1:r1 == 0 /\\ P1:r11 == 0)")),
+                    Catch::Contains("t.litmus:5:26: error: unknown register 'r11': P1 does not use it"));
+  CHECK_THROWS_WITH(parse(twoThreads(rows, "x = 0;", "locations [P0:r1;]\nexists (x == 1)")),
+                    Catch::Contains("unknown register 'r1': P0 does not use it"));
+}
+
 TEST_CASE("conditions: quantifiers, precedence and values", "[frontend][litmus]") {
   Program rich = parse(kRich);
   REQUIRE(rich.observed.size() == 3);
@@ -535,7 +546,8 @@ TEST_CASE("conditions: quantifiers, precedence and values", "[frontend][litmus]"
   REQUIRE(top.a->b->kind == CondExpr::Kind::Not);
   CHECK(top.a->b->a->kind == CondExpr::Kind::Or);
 
-  auto condition = [](const std::string& cond) { return parse(twoThreads(" ;", "x = 0;", cond)).condition; };
+  // P1 names r0 (its initial value), so conditions may read it.
+  auto condition = [](const std::string& cond) { return parse(twoThreads(" ;", "x = 0; P1:r0 = 0;", cond)).condition; };
   CHECK(condition("~ exists x = 1").quantifier == Condition::Quantifier::NotExists);
   Condition precedence = condition("forall x == 1 \\/ x == 2 /\\ ~x == 3");
   CHECK(precedence.quantifier == Condition::Quantifier::Forall);

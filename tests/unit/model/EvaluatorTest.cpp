@@ -4,6 +4,7 @@
 
 #include "model/CatParser.hpp"
 #include "model/Evaluator.hpp"
+#include "model/StaticBounds.hpp"
 
 using namespace ptxmm::model;
 
@@ -112,4 +113,18 @@ TEST_CASE("flags report instead of rejecting", "[model][evaluator]") {
   ev.reset(c);
   REQUIRE(ev.raisedFlags() == std::vector<std::size_t>{0});
   REQUIRE(ev.failingChecks() == std::vector<std::size_t>{1});
+}
+
+TEST_CASE("a chain of 20,000 lets evaluates without recursing per let (issue 16 C3a)", "[model][evaluator]") {
+  std::string text = "let r0 = po\nlet rec q = r0 | q ; r0\n";
+  for (int i = 1; i <= 20000; ++i) text += "let r" + std::to_string(i) + " = r" + std::to_string(i - 1) + " | q\n";
+  text += "acyclic r20000 as chain\n";
+  const CatModel m = parseCat(text, "chain.cat");
+  const Candidate c = sample();
+  Evaluator ev(m);
+  ev.reset(c);
+  CHECK(pairsOf(ev, m, "r20000") == std::vector<std::pair<std::size_t, std::size_t>>{{1, 2}, {1, 3}, {2, 3}});
+  CHECK(ev.failingChecks().empty());
+  StaticBounds bounds(m, c);
+  CHECK(std::get<BitMatrix>(bounds.definition(static_cast<std::size_t>(m.findDef("r20000")))).count() == 3);
 }
