@@ -29,6 +29,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }  // namespace
 
 std::vector<checker::Expectation> readExpectations(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))  // it would open, read as empty and run nothing (issue 16 U1)
+    throw model::UserError({file, 0, 0}, "the expectations file is a directory");
   std::ifstream in(file);
   if (!in) throw model::UserError({file, 0, 0}, "cannot read expectations file");
   std::vector<checker::Expectation> out;

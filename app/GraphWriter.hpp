@@ -9,6 +9,9 @@
 
 namespace ptxmm::app {
 
+/// Creates the --graph folder `dir` when missing; throws UsageError (exit 2) when it cannot be a folder.
+void requireGraphFolder(const std::string& dir);
+
 /// Writes `result`'s drawings into `dir` (created when there is one) and notes each file written in
 /// `result.notes` ("graph: FILE", the SVG when it was rendered, else the DOT file).
 void writeDrawings(checker::TestResult& result, const std::string& dir);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "app/TestFiles.hpp"
@@ -42,7 +43,15 @@ std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector
     }
   };
   std::vector<std::thread> pool;
-  for (int j = 1; j < std::max(1, options.jobs); ++j) pool.emplace_back(worker);
+  // Fewer workers when the system refuses more threads (a process or memory limit): the suite still runs, on
+  // the threads it got and this one (issue 16 C4).
+  for (int j = 1; j < std::max(1, options.jobs); ++j) {
+    try {
+      pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   worker();
   for (auto& t : pool) t.join();
   return entries;

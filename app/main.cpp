@@ -2,8 +2,10 @@
 // and the one place where what went wrong becomes an exit code (ExitCode.hpp): a bad command line or input 2,
 // anything unexpected 4.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
+#include "app/OutputFiles.hpp"
 #include "app/commands/Command.hpp"
 #include "model/Diagnostic.hpp"
 
@@ -22,7 +24,14 @@ int main(int argc, char** argv) {
   }
   try {
     for (const auto& c : commands)
-      if (*c.cli) return static_cast<int>(c.action());
+      if (*c.cli) {
+        const int code = static_cast<int>(c.action());
+        flushStandardOutput();
+        // The answer is out: leave without destroying what is left (the solver's per-thread contexts, the
+        // model), which for large tests took longer than the check itself (issue 16 H2).
+        std::cerr.flush();
+        std::_Exit(code);
+      }
     return 0;
   } catch (const ptxmm::model::UserError& e) {
     std::cerr << e.what() << "\n";

@@ -48,6 +48,9 @@ Judgement judge(const Expectation& expectation, const TestResult& result,
   if (known != knownDifferences.end() && result.status == Status::Ok)
     return why.empty() ? Judgement{Verdict::StaleDifference, "listed as a known difference but agrees now: " + known->reason}
                        : Judgement{Verdict::KnownDifference, known->reason + " (" + why + ")"};
+  if (result.status == Status::Unknown) return {Verdict::Unknown, why};
+  if (why.empty() && result.noExecution)
+    return {Verdict::Pass, "vacuous: no candidate execution is consistent with the model"};
   return {why.empty() ? Verdict::Pass : Verdict::Fail, why};
 }
 

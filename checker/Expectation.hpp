@@ -27,11 +27,12 @@ struct KnownDifference {
   std::string reason;
 };
 
-enum class Verdict : std::uint8_t { Pass, Fail, KnownDifference, StaleDifference };
+/// Unknown: the engine stopped (a limit, an unsupported construct) before deciding; neither a pass nor a failure.
+enum class Verdict : std::uint8_t { Pass, Fail, KnownDifference, StaleDifference, Unknown };
 
 struct Judgement {
   Verdict verdict = Verdict::Pass;
-  std::string explanation;  // why it failed, or the known difference's reason
+  std::string explanation;  // why it failed, the known difference's reason, or why a pass is vacuous
 };
 
 /// Whether `result` meets `expectation`, given the known differences.

@@ -200,7 +200,8 @@ class Enumeration {
       result_.races = races_->races();
     }
     for (const auto& k : keys_) result_.keys.push_back(k.display);
-    if (states_.empty() && result_.status == Status::Ok)
+    result_.noExecution = states_.empty() && result_.status == Status::Ok;
+    if (result_.noExecution)
       result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
                               "or contradictory assumptions)");
   }

@@ -80,6 +80,7 @@ struct TestResult {
   std::string reason;              // why the status is not Ok
   bool resourceLimit = false;      // Unknown because a timeout or a size limit stopped the engine
   std::vector<std::string> notes;  // facts worth telling the user (e.g. no consistent execution)
+  bool noExecution = false;        // Ok, and no candidate execution is consistent: the claim holds or fails vacuously
   std::set<std::string> flags;     // flags of the model raised by some permitted execution
   bool racesChecked = false;       // races were searched (EngineOptions::races)
   std::vector<Race> races;         // one per pair of racing instructions

@@ -1,6 +1,8 @@
 // Unroll, check, then explain and draw (TestRunner.hpp).
 #include "checker/TestRunner.hpp"
 
+#include <new>
+
 #include "checker/EngineRegistry.hpp"
 #include "checker/ExecutionView.hpp"
 #include "checker/PathEnumerator.hpp"
@@ -145,6 +147,15 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
   } catch (const model::UserError& e) {
     TestResult r = errorResult(program.file, e);
     r.name = program.name;
+    return r;
+  } catch (const std::bad_alloc&) {
+    // The memory bound (ptxmm's --max-memory or the caller's own limit) stopped the check; what it built is freed.
+    TestResult r;
+    r.name = program.name;
+    r.file = program.file;
+    r.status = Status::Unknown;
+    r.resourceLimit = true;
+    r.reason = "out of memory (the process's memory limit, --max-memory, was reached)";
     return r;
   }
 }

@@ -1,8 +1,12 @@
 // The shared options (CommonOptions.hpp).
 #include "app/commands/CommonOptions.hpp"
 
+#include <cmath>
 #include <map>
 
+#include "app/GraphWriter.hpp"
+#include "app/MemoryLimit.hpp"
+#include "app/commands/Command.hpp"
 #include "checker/EngineRegistry.hpp"
 
 namespace ptxmm::app {
@@ -15,10 +19,29 @@ std::string bundledModel(const std::string& reading) {
 
 }  // namespace
 
+// A finite number of seconds from 0 (no limit) to a year. CLI11's NonNegativeNumber lets `nan`
+// (which compares false with everything, so no limit) and `inf` through; they are refused with the words.
+CLI::Validator secondsValidator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        constexpr double kYear = 365.0 * 24 * 3600;
+        double seconds = 0;
+        if (!CLI::detail::lexical_cast(text, seconds) || !std::isfinite(seconds) || seconds < 0 || seconds > kYear)
+          return "expected a number of seconds from 0 (no limit) to " + std::to_string(static_cast<long>(kYear)) +
+                 ", got '" + text + "'";
+        return {};
+      },
+      "SECONDS");
+}
+
 std::string defaultModelFile() { return bundledModel("strict"); }
 
 model::CatModel loadModel(CommonOptions& o, std::optional<model::CatModel>& other) {
-  if (!o.graphDir.empty()) o.run.draw = o.show;
+  applyMemoryLimit(o.maxMemory.empty() ? defaultMemoryLimit() : parseMemoryLimit(o.maxMemory));
+  if (!o.graphDir.empty()) {
+    requireGraphFolder(o.graphDir);
+    o.run.draw = o.show;
+  }
   if (!o.model.empty()) return model::parseCatFile(o.model);
   const std::string otherReading = o.mbarrier == "lenient" ? "strict" : "lenient";
   other = model::parseCatFile(bundledModel(otherReading));
@@ -35,8 +58,9 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
       ->check(CLI::IsMember({"strict", "lenient"}));
   cmd.add_option("--unroll", o.run.unroll, "iterations of each loop per execution")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd.add_option("--engine", o.run.engine, "decision engine")->capture_default_str()->check(CLI::IsMember(checker::engineNames()));
-  cmd.add_option("--timeout", o.run.engineOptions.timeoutSeconds, "seconds per test before the verdict is UNKNOWN (0: none)")
-      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--timeout", o.run.engineOptions.timeoutSeconds,
+                 "seconds per test before the verdict is UNKNOWN (0: none; at most a year)")
+      ->check(secondsValidator());
   cmd.add_option("--max-candidates", o.run.engineOptions.maxCandidates,
                  "explicit engine: candidate executions per test before the verdict is UNKNOWN (0: none)");
   cmd.add_option("--seed", o.run.engineOptions.seed, "z3 engine: the solver's random seed (results do not depend on it)")
@@ -52,6 +76,9 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
          "--show", [&o](const std::string& name) { o.show = kShows.at(name); },
          "which executions --graph draws: witness, all or forbidden")
       ->check(CLI::IsMember(kShows));
+  cmd.add_option("--max-memory", o.maxMemory,
+                 "bound on the process's memory (address space): N or NM MiB, NG GiB, 0 none; reaching it gives "
+                 "UNKNOWN (default: three quarters of the machine's memory)");
   cmd.add_option("--max-events", o.run.maxEvents, "events in the unrolled test before the verdict is UNKNOWN (0: none)");
   cmd.add_flag("--cross-check", o.run.engineOptions.crossCheck,
                "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");

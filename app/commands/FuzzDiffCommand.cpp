@@ -61,7 +61,7 @@ Command addFuzzDiffCommand(CLI::App& app) {
   cmd->add_option("--timeout", state->fuzz.run.engineOptions.timeoutSeconds,
                   "seconds per test and engine before the test is inconclusive (0: none)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(secondsValidator());
   return {cmd, [state] { return state->run(); }};
 }
 

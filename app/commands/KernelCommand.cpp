@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/OutputFiles.hpp"
 #include "app/ProcessRunner.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
@@ -109,7 +110,7 @@ struct KernelCommand {
     options.run.engine = engine.empty() ? checker::engineNames().front() : engine;
     checker::kernel::KernelResult r = checker::kernel::checkKernel(cat, program, options);
     r.nvccSeconds = nvccSeconds;
-    if (json) std::cout << checker::kernel::kernelJson(r).dump() << std::endl;
+    if (json) std::cout << jsonText(checker::kernel::kernelJson(r)) << std::endl;
     else std::cout << checker::kernel::kernelText(r);
     if (r.hasFinding()) return ExitCode::ExpectationFailed;
     return r.status == checker::kernel::KernelStatus::Ok ? ExitCode::Ok : ExitCode::Unknown;
@@ -133,7 +134,7 @@ Command addKernelCommand(CLI::App& app) {
   cmd->add_option("--observe", s.options.observes, "a location whose permitted final values to list, e.g. 'out[0]'")->take_all();
   cmd->add_flag("--json", s.json, "one JSON object per kernel");
   cmd->add_option("--timeout", s.options.timeoutSeconds, "seconds for the check before what is left is UNKNOWN (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(secondsValidator());
   cmd->add_option("--nvcc-flag", s.nvccFlags, "an extra nvcc flag for a .cu file (repeatable)")->take_all();
   cmd->add_option("--model", s.model, "cat model file (default: the bundled PTX model; disables the static may-order rule)");
   cmd->add_option("--mbarrier", s.mbarrier, "reading A6 of mbarrier scopes for the bundled model (kernels: lenient)")

@@ -2,6 +2,7 @@
 // exit 0 when every file is race-free, 1 when some file has a race.
 #include <iostream>
 
+#include "app/OutputFiles.hpp"
 #include "app/TestFiles.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
@@ -28,7 +29,7 @@ struct RacesCommand {
         continue;
       }
       if (json) {
-        std::cout << checker::toJson(r).dump() << std::endl;
+        std::cout << jsonText(checker::toJson(r)) << std::endl;
       } else {
         std::cout << r.name << ": "
                   << (r.status == checker::Status::Unknown ? "UNKNOWN (" + r.reason + ")"

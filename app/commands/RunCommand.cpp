@@ -1,8 +1,12 @@
 // `ptxmm run FILE...`: the final states the model permits for each test, herd7-style text or one JSON object per
 // test; the exit code says whether every condition's claim holds (ExitCode.hpp).
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "app/OutputFiles.hpp"
 #include "app/TestFiles.hpp"
+#include "app/Watchdog.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
 #include "checker/ResultPrinter.hpp"
@@ -19,17 +23,42 @@ struct RunCommand {
     std::optional<model::CatModel> other;
     const auto model = loadModel(common, other);
     ExitCode code = ExitCode::Ok;
-    for (const auto& f : files)
-      for (const checker::TestResult& r : checkTests(model, f, common.run, common.graphDir)) {
-        if (r.status == checker::Status::Error) std::cerr << r.reason << "\n";
-        if (r.status == checker::Status::Internal) std::cerr << "ptxmm: internal error: " << r.reason << "\n";
-        if (json)
-          std::cout << checker::toJson(r).dump() << std::endl;
-        else if (r.status != checker::Status::Error)
-          std::cout << checker::toHerdText(r) << std::endl;
+    Watchdog watchdog;
+    const double timeout = common.run.engineOptions.timeoutSeconds;
+    for (const auto& f : files) {
+      // The engines answer UNKNOWN at --timeout themselves; the watchdog catches the stages they cannot stop.
+      watchdog.arm(timeout > 0 ? timeout + kGraceSeconds : 0, [&] {
+        checker::TestResult r;
+        r.name = std::filesystem::path(f).stem().string();
+        r.file = f;
+        r.status = checker::Status::Unknown;
+        r.resourceLimit = true;
+        r.reason = checker::timeoutReason(timeout) +
+                   " (unrolling, encoding, drawing or freeing the test overran it; ptxmm stops here)";
+        print(r);
+        std::cout.flush();
+        std::_Exit(static_cast<int>(worst(code, ExitCode::Unknown)));
+      });
+      const auto results = checkTests(model, f, common.run, common.graphDir);
+      watchdog.disarm();
+      for (const checker::TestResult& r : results) {
+        print(r);
         code = worst(code, exitFor(r));
       }
+    }
     return code;
+  }
+
+  // Past --timeout by this much, the watchdog answers for a check that has not stopped.
+  static constexpr double kGraceSeconds = 0.5;
+
+  void print(const checker::TestResult& r) const {
+    if (r.status == checker::Status::Error) std::cerr << r.reason << "\n";
+    if (r.status == checker::Status::Internal) std::cerr << "ptxmm: internal error: " << r.reason << "\n";
+    if (json)
+      std::cout << jsonText(checker::toJson(r)) << std::endl;
+    else if (r.status != checker::Status::Error)
+      std::cout << checker::toHerdText(r) << std::endl;
   }
 };
 

@@ -4,11 +4,11 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "app/ExpectationFiles.hpp"
+#include "app/OutputFiles.hpp"
 #include "app/SuiteRunner.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
@@ -19,21 +19,37 @@ namespace {
 
 using checker::Verdict;
 
+// How a verdict is named on the progress lines and in the report.
+struct VerdictNames {
+  const char* word;
+  const char* report;
+};
+
+VerdictNames namesOf(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return {"PASS", "pass"};
+    case Verdict::Fail: return {"FAIL", "fail"};
+    case Verdict::KnownDifference: return {"KNOWN", "known-difference"};
+    case Verdict::StaleDifference: return {"STALE", "stale-difference"};
+    case Verdict::Unknown: return {"UNKNOWN", "unknown"};
+  }
+  return {"FAIL", "fail"};
+}
+
 // A progress bar on a terminal (rewritten in place), one line per test otherwise (logs, CI).
 class Progress {
  public:
   explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDOUT_FILENO)) {}
   void report(const SuiteEntry& e, std::size_t done, std::size_t failed) {
     const bool bad = e.verdict == Verdict::Fail || e.verdict == Verdict::StaleDifference;
-    const char* word = e.verdict == Verdict::Pass ? "PASS" : e.verdict == Verdict::KnownDifference ? "KNOWN"
-                       : e.verdict == Verdict::StaleDifference ? "STALE" : "FAIL";
+    const char* word = namesOf(e.verdict).word;
     if (!tty_) {
       std::cout << "[" << done << "/" << total_ << "] " << word << " " << e.expectation.path;
-      if (e.verdict != Verdict::Pass) std::cout << ": " << e.explanation;
+      if (!e.explanation.empty()) std::cout << ": " << e.explanation;
       std::cout << "\n";
       return;
     }
-    if (bad || e.verdict == Verdict::KnownDifference)
+    if (bad || !e.explanation.empty())
       std::cout << "\r\033[K" << word << " " << e.expectation.path << ": " << e.explanation << "\n";
     const std::size_t width = 40, filled = total_ ? width * done / total_ : width;
     std::cout << "\r\033[K[" << std::string(filled, '=') << std::string(width - filled, ' ') << "] " << done << "/"
@@ -53,6 +69,7 @@ struct SuiteCommand {
 
   ExitCode run() {
     if (expected.empty() == nvlitmus.empty()) throw UsageError("suite needs --expected FILE or --nvlitmus DIR");
+    if (!report.empty()) checkReportPath();
     std::optional<model::CatModel> other;
     const auto model = loadModel(common, other);
     SuiteOptions options;
@@ -77,32 +94,52 @@ struct SuiteCommand {
     options.run = common.run;
     options.graphDir = common.graphDir;
     if (!exceptions.empty()) options.knownDifferences = readKnownDifferences(exceptions);
-    std::size_t passed = 0, failed = 0, known = 0;
+    Counts n;
     Progress progress(expectations.size());
     const auto entries = runSuite(model, expectations, options, [&](const SuiteEntry& e, std::size_t done) {
-      if (e.verdict == Verdict::Pass) ++passed;
-      else if (e.verdict == Verdict::KnownDifference) ++known;
-      else ++failed;
-      progress.report(e, done, failed);
+      if (e.verdict == Verdict::Pass) ++(e.explanation.empty() ? n.passed : n.vacuous);
+      else if (e.verdict == Verdict::KnownDifference) ++n.known;
+      else if (e.verdict == Verdict::Unknown) ++n.unknown;
+      else ++n.failed;
+      progress.report(e, done, n.failed);
     });
-    if (!report.empty()) writeReport(entries, options, passed, failed, known);
-    std::cout << passed << " passed, " << failed << " failed";
-    if (known) std::cout << ", " << known << " known differences (" << exceptions << ")";
+    if (!report.empty()) writeReport(entries, options, n);
+    std::cout << n.passed + n.vacuous << " passed";
+    if (n.vacuous) std::cout << " (" << n.vacuous << " vacuously: no execution exists)";
+    std::cout << ", " << n.failed << " failed";
+    if (n.unknown) std::cout << ", " << n.unknown << " unknown";
+    if (n.known) std::cout << ", " << n.known << " known differences (" << exceptions << ")";
     std::cout << std::endl;
-    return failed ? ExitCode::ExpectationFailed : ExitCode::Ok;
+    if (n.failed) return ExitCode::ExpectationFailed;
+    return n.unknown ? ExitCode::Unknown : ExitCode::Ok;
   }
 
-  void writeReport(const std::vector<SuiteEntry>& entries, const SuiteOptions& options, std::size_t passed,
-                   std::size_t failed, std::size_t known) const {
-    nlohmann::json j = {{"expectations", nvlitmus.empty() ? expected : nvlitmus}, {"shard", std::to_string(options.shard) + "/" + std::to_string(options.shards)},
-                        {"passed", passed}, {"failed", failed}, {"known_differences", known}, {"tests", nlohmann::json::array()}};
+  // Refuses a report that could not be written or would overwrite the expectations, before the suite runs.
+  void checkReportPath() const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::equivalent(report, nvlitmus.empty() ? expected : nvlitmus, ec))
+      throw UsageError("--report '" + report + "' is the expectations file: writing the report would overwrite it");
+    const fs::path folder = fs::path(report).parent_path();
+    if (!folder.empty() && !fs::is_directory(folder, ec))
+      throw UsageError("--report '" + report + "': the folder '" + folder.string() + "' does not exist");
+  }
+
+  struct Counts {
+    std::size_t passed = 0, vacuous = 0, failed = 0, unknown = 0, known = 0;
+  };
+
+  void writeReport(const std::vector<SuiteEntry>& entries, const SuiteOptions& options, const Counts& n) const {
+    nlohmann::json j = {{"expectations", nvlitmus.empty() ? expected : nvlitmus},
+                        {"shard", std::to_string(options.shard) + "/" + std::to_string(options.shards)},
+                        {"passed", n.passed + n.vacuous}, {"vacuous", n.vacuous}, {"failed", n.failed},
+                        {"unknown", n.unknown}, {"known_differences", n.known}, {"tests", nlohmann::json::array()}};
     for (const auto& e : entries) {
-      const char* verdict = e.verdict == Verdict::Pass ? "pass" : e.verdict == Verdict::KnownDifference ? "known-difference"
-                            : e.verdict == Verdict::StaleDifference ? "stale-difference" : "fail";
+      const char* verdict = namesOf(e.verdict).report;
       j["tests"].push_back({{"path", e.expectation.path}, {"expected_holds", e.expectation.holds}, {"verdict", verdict},
                             {"explanation", e.explanation}, {"result", checker::toJson(e.result)}});
     }
-    std::ofstream(report) << j.dump(2) << "\n";
+    writeFileAtomically(report, jsonText(j, 2) + "\n");
   }
 };
 

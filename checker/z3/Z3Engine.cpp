@@ -9,6 +9,7 @@
 #include "checker/WitnessReplay.hpp"
 #include "checker/z3/ModelEncoding.hpp"
 #include "checker/z3/ProgramEncoding.hpp"
+#include "frontend/ConditionWalk.hpp"
 
 namespace ptxmm::checker {
 
@@ -17,6 +18,8 @@ using frontend::CondValue;
 
 namespace {
 
+// The proposition as a formula over the observed values. Chains of /\ and \/ become one n-ary and/or (a 200,000
+// conjunct condition is one `and`, not 200,000 nested ones); the fold gathers each chain's operands as it goes.
 z3::expr condition(z3::context& ctx, const CondExpr& e, const std::vector<ObservedKey>& keys,
                    const std::vector<z3::expr>& outcome) {
   auto value = [&](const CondValue& v) -> z3::expr {
@@ -29,24 +32,48 @@ z3::expr condition(z3::context& ctx, const CondExpr& e, const std::vector<Observ
     }
     return ctx.bv_val(0, 64);  // unreachable: every condition value is an observed key
   };
-  switch (e.kind) {
-    case CondExpr::Kind::True: return ctx.bool_val(true);
-    case CondExpr::Kind::False: return ctx.bool_val(false);
-    case CondExpr::Kind::And: return condition(ctx, *e.a, keys, outcome) && condition(ctx, *e.b, keys, outcome);
-    case CondExpr::Kind::Or: return condition(ctx, *e.a, keys, outcome) || condition(ctx, *e.b, keys, outcome);
-    case CondExpr::Kind::Not: return !condition(ctx, *e.a, keys, outcome);
-    case CondExpr::Kind::Compare: break;
-  }
-  const z3::expr l = value(e.lhs), r = value(e.rhs);
-  switch (e.cmp) {
-    case frontend::CmpOp::Eq: return l == r;
-    case frontend::CmpOp::Ne: return l != r;
-    case frontend::CmpOp::Lt: return l < r;
-    case frontend::CmpOp::Le: return l <= r;
-    case frontend::CmpOp::Gt: return l > r;
-    case frontend::CmpOp::Ge: return l >= r;
-  }
-  return ctx.bool_val(false);
+  // A formula, or the operands of an and/or chain not closed yet.
+  struct Part {
+    CondExpr::Kind chain;  // And or Or while open; True otherwise
+    std::vector<z3::expr> operands;
+  };
+  auto close = [&](Part& p) -> z3::expr {
+    if (p.chain == CondExpr::Kind::True) return p.operands.front();
+    z3::expr_vector v(ctx);
+    for (const auto& x : p.operands) v.push_back(x);
+    return p.chain == CondExpr::Kind::And ? z3::mk_and(v) : z3::mk_or(v);
+  };
+  auto atom = [](z3::expr x) { return Part{CondExpr::Kind::True, {std::move(x)}}; };
+  Part top = frontend::foldCondition<Part>(
+      e,
+      [&](const CondExpr& leaf) -> Part {
+        if (leaf.kind == CondExpr::Kind::True) return atom(ctx.bool_val(true));
+        if (leaf.kind == CondExpr::Kind::False) return atom(ctx.bool_val(false));
+        const z3::expr l = value(leaf.lhs), r = value(leaf.rhs);
+        switch (leaf.cmp) {
+          case frontend::CmpOp::Eq: return atom(l == r);
+          case frontend::CmpOp::Ne: return atom(l != r);
+          case frontend::CmpOp::Lt: return atom(l < r);
+          case frontend::CmpOp::Le: return atom(l <= r);
+          case frontend::CmpOp::Gt: return atom(l > r);
+          case frontend::CmpOp::Ge: return atom(l >= r);
+        }
+        return atom(ctx.bool_val(false));
+      },
+      [&](const CondExpr& node, Part* args) -> Part {
+        if (node.kind == CondExpr::Kind::Not) return atom(!close(args[0]));
+        Part out{node.kind, {}};
+        for (int i = 0; i < 2; ++i) {
+          if (args[i].chain == node.kind) {
+            if (out.operands.empty()) out.operands = std::move(args[i].operands);
+            else out.operands.insert(out.operands.end(), args[i].operands.begin(), args[i].operands.end());
+          } else {
+            out.operands.push_back(close(args[i]));
+          }
+        }
+        return out;
+      });
+  return close(top);
 }
 
 // One Z3 context per thread for the thread's lifetime: creating the first costs more than solving a typical
@@ -236,7 +263,8 @@ class Query {
     std::sort(result_.states.begin(), result_.states.end(),
               [](const FinalState& a, const FinalState& b) { return a.values < b.values; });
     decideCondition(result_);
-    if (result_.states.empty() && result_.status == Status::Ok)
+    result_.noExecution = result_.states.empty() && result_.status == Status::Ok;
+    if (result_.noExecution)
       result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
                               "or contradictory assumptions)");
   }
@@ -251,6 +279,13 @@ class Query {
       case frontend::Condition::Quantifier::Forall: result_.holds = !sat(!p); break;
     }
     result_.notes.push_back("states not listed: the condition was decided by a single query");
+    // A claim that holds because no execution exists at all must not pass unnoticed (issue 16 D5).
+    if (result_.holds && program_.condition.quantifier != frontend::Condition::Quantifier::Exists &&
+        !sat(ctx_.bool_val(true)) && !stopped_) {
+      result_.noExecution = true;
+      result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
+                              "or contradictory assumptions)");
+    }
   }
 
   // Every pair of racing instructions: ask for an execution with a race between instructions not reported
