@@ -16,6 +16,7 @@
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/KernelValues.hpp"
 #include "checker/kernel/LoopLiveness.hpp"
+#include "checker/kernel/MbarrierPhases.hpp"
 #include "checker/kernel/MayOrder.hpp"
 #include "checker/kernel/PairOracle.hpp"
 #include "checker/kernel/SliceRunner.hpp"
@@ -82,13 +83,16 @@ class Checker {
     instantiationFindings();
     phases_.emplace(*graph_);
     values_.emplace(*graph_, *phases_);
-    if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     oracle_.emplace(model_, *graph_);
+    mbarriers_.emplace(*graph_, *phases_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; },
+                       [this](int e) { return surely(e); });
+    values_->addOrder([this](int a, int b) { return mbarriers_->ordered(a, b); });
+    if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     finals_.emplace(*graph_, *values_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
     runner_.emplace(model_, options_.run);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
-    LoopLiveness(*graph_, *phases_, *values_, *builder_, *runner_, options_.slices, [this] { return remaining(); })
+    LoopLiveness(*graph_, *phases_, *values_, &*mbarriers_, *builder_, *runner_, options_.slices, [this] { return remaining(); })
         .check(result_.hangs, result_.unknowns);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
@@ -467,6 +471,7 @@ class Checker {
   std::optional<KernelValues> values_;
   std::optional<MayOrder> order_;
   std::optional<PairOracle> oracle_;
+  std::optional<MbarrierPhases> mbarriers_;
   std::optional<FinalValues> finals_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;

@@ -3,9 +3,10 @@
 //   1. the launch is unrolled once (KernelGraph) and its barrier structure made static (BarrierPhases);
 //   2. conflicting pairs come from a per-buffer sweep (ConflictSweep);
 //   3. each pair is decided by the cheapest sound rule: morally strong by the model's own `ms` (PairOracle);
-//      ordered by barrier phases or program order (KernelValues::before); unordered in every execution when
-//      the may-order graph has no path either way (MayOrder; bundled model only); otherwise by an engine on a
-//      slice (SliceBuilder, SliceRunner), whose answers are shared by symmetric pairs;
+//      ordered by barrier phases, program order or a static mbarrier (KernelValues::before, MbarrierPhases);
+//      unordered in every execution when the may-order graph has no path either way (MayOrder; bundled model
+//      only); otherwise by an engine on a slice (SliceBuilder, SliceRunner), whose answers are shared by
+//      symmetric pairs;
 //   4. claims are decided from forced values when every write is ordered, or the writes are a base and atomic
 //      adds (FinalValues), else on a slice of the writes.
 // Anything a bound or an unsupported construct leaves undecided is named in the result (status Unknown); it is

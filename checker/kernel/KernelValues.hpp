@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -30,12 +31,15 @@ class KernelValues {
   const std::vector<int>& writesOf(int paddr) const { return writes_[static_cast<std::size_t>(paddr)]; }
   /// Whether some write to other bytes overlaps the location (mixed sizes): no value is forced there.
   bool mixed(int paddr) const { return mixed_[static_cast<std::size_t>(paddr)]; }
-  /// Whether the barrier phases or program order put a before b whenever both happen.
+  /// Whether the barrier phases, program order or the extra order put a before b whenever both happen.
   bool before(int a, int b) const;
+  /// Adds an order that holds in every execution (static mbarriers); set it before the first query.
+  void addOrder(std::function<bool(int, int)> ordered) { extra_ = std::move(ordered); }
 
  private:
   const KernelGraph& k_;
   const BarrierPhases& phases_;
+  std::function<bool(int, int)> extra_;
   std::vector<std::vector<int>> writes_;
   std::vector<bool> mixed_;
   std::map<int, int> mustRf_;

@@ -42,8 +42,9 @@ Known evaluate(const model::ValueExpr& e, const std::vector<Known>& regs, const 
 }  // namespace
 
 LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values,
-                           SliceBuilder& builder, SliceRunner& runner, SliceLimits limits, std::function<double()> remaining)
-    : k_(kernel), phases_(phases), values_(values), builder_(builder), runner_(runner), limits_(limits),
+                           const MbarrierPhases* mbarriers, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
+                           std::function<double()> remaining)
+    : k_(kernel), phases_(phases), values_(values), mbarriers_(mbarriers), builder_(builder), runner_(runner), limits_(limits),
       remaining_(std::move(remaining)) {}
 
 void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns) {
@@ -81,8 +82,28 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
     if (tg.nodes[n].startsIterationOf == l && tg.nodes[n].iteration[static_cast<std::size_t>(l)] == 0) header = static_cast<int>(n);
   const auto& headerEvents = header < 0 ? std::vector<int>{} : tg.nodes[static_cast<std::size_t>(header)].events;
   if (header < 0 || (!headerEvents.empty() && phases_.unreachable(headerEvents.front()))) return {Verdict::Ends, ""};
+  // Register values at the loop's entry. A state token an arrival on a static mbarrier returned before the loop
+  // is one of the object's values before its completion: every one of them is tried.
+  const auto forced = [this](int e) -> Known { return values_.readValue(e); };
+  int token = -1;
+  std::vector<std::int64_t> tokenValues;
+  for (std::size_t n = 0; mbarriers_ && n < static_cast<std::size_t>(header); ++n)
+    for (int e : tg.nodes[n].events)
+      if (const auto values = mbarriers_->arrivalReadValues(e); values && !forced(e)) {
+        if (token >= 0) return {Verdict::Unknown, "it follows more than one arrival on an mbarrier"};
+        token = e;
+        tokenValues = *values;
+      }
   bool complete = true;
-  const auto entries = entryStates(t, header, complete);
+  std::set<std::vector<Known>> entrySet;
+  if (token < 0) {
+    for (auto& regs : entryStates(t, header, complete, forced)) entrySet.insert(std::move(regs));
+  } else {
+    for (std::int64_t v : tokenValues)
+      for (auto& regs : entryStates(t, header, complete, [&](int e) { return e == token ? Known(v) : forced(e); }))
+        entrySet.insert(std::move(regs));
+  }
+  const std::vector<std::vector<Known>> entries(entrySet.begin(), entrySet.end());
   if (!complete) return {Verdict::Unknown, "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it"};
   if (entries.empty()) return {Verdict::Ends, ""};
 
@@ -99,7 +120,14 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
       if (k_.event(w).thread >= 0 && !(k_.event(w).thread == t && k_.event(w).node >= header)) seeds.push_back(w);
   }
   std::vector<std::map<int, std::int64_t>> finals;  // per permitted final state: physical location -> value
-  if (seeds.empty()) {
+  // Static mbarriers (MbarrierPhases.hpp): every arrival happens in every execution, with nothing before it that
+  // can block, so once the others are done the object holds the value after all of them.
+  std::map<int, std::int64_t> completed;
+  for (int p : polled)
+    if (const auto v = mbarriers_ ? mbarriers_->completedValue(p) : std::nullopt) completed[p] = *v;
+  if (!polled.empty() && completed.size() == polled.size()) {
+    finals.push_back(completed);
+  } else if (seeds.empty()) {
     std::map<int, std::int64_t> init;
     for (int p : polled) init[p] = g.initValues[static_cast<std::size_t>(p)];
     finals.push_back(init);
@@ -162,7 +190,8 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
 
 // Register values at the loop's first header node, one vector per path that leads there (reads before the
 // loop give their forced values, or stay unknown).
-std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, bool& complete) const {
+std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, bool& complete,
+                                                          const std::function<Known(int)>& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
   std::vector<std::vector<Known>> out;
   std::vector<std::pair<int, std::vector<Known>>> work;
@@ -176,7 +205,6 @@ std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, boo
       continue;
     }
     const model::Node& node = tg.nodes[static_cast<std::size_t>(n)];
-    auto read = [&](int e) -> Known { return values_.readValue(e); };
     std::vector<Known> next = regs;
     for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, regs, read);
     const Known cond = node.branch ? evaluate(*node.branch, regs, read) : Known(0);

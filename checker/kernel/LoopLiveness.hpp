@@ -5,6 +5,7 @@
 // The argument, per loop L of thread T that polls locations P (the locations its iterations read):
 //   * a slice holds every write to P except T's own from L on, closed as usual (SliceBuilder), with T cut before
 //     L; the engine lists the final values of P over the slice's terminating executions;
+//   * a static mbarrier (MbarrierPhases.hpp) needs no slice: its final value is the one after all its arrivals;
 //   * an iteration of L is run on those final values, with T's registers at L's entry (forced values):
 //       - it leaves L in every final state: once the others are done (memory fairness makes their last writes
 //         visible), T's next iteration leaves — L ends;
@@ -23,6 +24,7 @@
 #include "checker/kernel/BarrierPhases.hpp"
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/KernelValues.hpp"
+#include "checker/kernel/MbarrierPhases.hpp"
 #include "checker/kernel/SliceBuilder.hpp"
 #include "checker/kernel/SliceRunner.hpp"
 
@@ -30,8 +32,9 @@ namespace ptxmm::checker::kernel {
 
 class LoopLiveness {
  public:
-  LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, SliceBuilder& builder,
-               SliceRunner& runner, SliceLimits limits, std::function<double()> remaining);
+  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice.
+  LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, const MbarrierPhases* mbarriers,
+               SliceBuilder& builder, SliceRunner& runner, SliceLimits limits, std::function<double()> remaining);
 
   /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`.
   void check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns);
@@ -45,13 +48,15 @@ class LoopLiveness {
   using Known = std::optional<std::int64_t>;
 
   Outcome checkLoop(int thread, int loop);
-  std::vector<std::vector<Known>> entryStates(int thread, int header, bool& complete) const;
+  std::vector<std::vector<Known>> entryStates(int thread, int header, bool& complete,
+                                             const std::function<Known(int)>& read) const;
   Outcome iterate(int thread, int loop, int header, const std::vector<Known>& regs,
                   const std::function<Known(int)>& finalValue) const;
 
   const KernelGraph& k_;
   const BarrierPhases& phases_;
   KernelValues& values_;
+  const MbarrierPhases* mbarriers_;
   SliceBuilder& builder_;
   SliceRunner& runner_;
   SliceLimits limits_;

@@ -176,6 +176,87 @@ TEST_CASE("block-scope adds from two blocks are not all morally strong: their su
   CHECK(r.observed[0].values.size() > 1);
 }
 
+// Threads 0 and 1 write buf and arrive on an mbarrier initialised for 2 arrivals (release or relaxed); threads 2
+// and 3 spin on an acquire try_wait of phase 0, then copy the other producer's slot to out.
+TestLaunch mbarrierHandOff(const std::string& arriveSem) {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {4, 1, 1};
+  l.init = {"bar_0 @ mbarrier cta 0", "buf_0 @ shared cta 0 = 0", "buf_1 @ shared cta 0 = 0", "out_0 = 0", "out_1 = 0"};
+  l.code = [arriveSem](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c;
+    if (t == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar_0], 2");
+    c.push_back("bar.sync 0");
+    if (t < 2) {
+      c.push_back("st.shared.u32 [" + idx("buf", t) + "], " + std::to_string(10 + t));
+      c.push_back("mbarrier.arrive." + arriveSem + ".cta.shared::cta.b64 _, [bar_0]");
+    } else {
+      c.push_back("LW:");
+      c.push_back("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [bar_0], 0");
+      c.push_back("@!p bra LW");
+      c.push_back("ld.shared.u32 r0, [" + idx("buf", 3 - t) + "]");
+      c.push_back("st.u32 [" + idx("out", t - 2) + "], r0");
+    }
+    return c;
+  };
+  return l;
+}
+
+TEST_CASE("an mbarrier hand-off with release arrivals is ordered, its loops end and its values are forced without an engine", "[checker][kernel][mbarrier]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 11 && out[1] == 10"};
+  const KernelResult r = testing::checkLaunch(mbarrierHandOff("release"), o);
+  CHECK(r.races.empty());
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  INFO(r.notes.at(0));
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
+TEST_CASE("relaxed mbarrier arrivals order nothing: the hand-off races (the static rule must not apply)", "[checker][kernel][mbarrier]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 11 && out[1] == 10"};
+  const KernelResult r = testing::checkLaunch(mbarrierHandOff("relaxed"), o);
+  CHECK(!r.races.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds != true);
+}
+
+TEST_CASE("split arrive/wait on an mbarrier with state tokens (cuda::barrier): every thread's slot is ordered before its neighbour's read", "[checker][kernel][mbarrier]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {4, 1, 1};
+  l.init = {"bar_0 @ mbarrier cta 0", "out_0 = 0", "out_1 = 0", "out_2 = 0", "out_3 = 0"};
+  for (int i = 0; i < 4; ++i) l.init.push_back(idx("buf", i) + " @ shared cta 0 = 0");
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c;
+    if (t == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar_0], 4");
+    c.push_back("bar.sync 0");
+    c.push_back("st.shared.u32 [" + idx("buf", t) + "], " + std::to_string(t * t));
+    c.push_back("mbarrier.arrive.shared::cta.b64 r1, [bar_0]");
+    c.push_back("LW:");
+    c.push_back("mbarrier.try_wait.shared::cta.b64 p, [bar_0], r1");
+    c.push_back("@!p bra LW");
+    c.push_back("ld.shared.u32 r0, [" + idx("buf", (t + 1) % 4) + "]");
+    c.push_back("st.u32 [" + idx("out", t) + "], r0");
+    return c;
+  };
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 1 && out[3] == 0 && out[2] == 9"};
+  const KernelResult r = testing::checkLaunch(l, o);
+  CHECK(r.races.empty());
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  INFO(r.notes.at(0));
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
 TEST_CASE("block-scope atomics of different blocks are not morally strong: scope too narrow", "[checker][kernel]") {
   TestLaunch l;
   l.grid = {2, 1, 1};

@@ -1,0 +1,295 @@
+// Static mbarriers: the value sequence of their arrivals and the waits that succeed only on its end
+// (MbarrierPhases.hpp).
+#include "checker/kernel/MbarrierPhases.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using model::Tag;
+
+// Beyond this many arrivals the pairwise checks are not worth it: the object is left to the slices.
+constexpr std::size_t kMaxArrivals = 1024;
+
+bool containsOpaque(const model::ValuePtr& e) {
+  const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
+  return model::value::fold<char>(e, opaque, opaque, [](const model::ValuePtr& p, const char* a) {
+    return static_cast<char>(std::any_of(a, a + model::value::arity(p->op), [](char b) { return b != 0; }));
+  });
+}
+
+// A term with its registers replaced by what the thread assigns them, when every assignment of each register is
+// the same term (the state token an arrival returns is assigned once, outside loops); nullptr otherwise.
+model::ValuePtr resolveRegisters(const model::ThreadGraph& t, const model::ValuePtr& term, int depth = 0) {
+  if (depth > 16) return nullptr;
+  std::vector<model::ValuePtr> regs;
+  bool failed = false;
+  model::value::fold<char>(
+      term, [](const model::ValuePtr&) { return char{0}; },
+      [&](const model::ValuePtr& leaf) {
+        if (leaf->op != model::ValueOp::Reg) return char{0};
+        const auto r = static_cast<std::size_t>(leaf->index);
+        if (regs.size() <= r) regs.resize(r + 1);
+        if (regs[r]) return char{0};
+        model::ValuePtr found;
+        std::string text;
+        for (const model::Node& n : t.nodes)
+          for (const auto& [reg, assigned] : n.assigns) {
+            if (static_cast<std::size_t>(reg) != r) continue;
+            const std::string printed = model::value::print(assigned, [](int x) { return "r" + std::to_string(x); },
+                                                            [](int x) { return "e" + std::to_string(x); });
+            if (found && printed != text) failed = true;
+            found = assigned;
+            text = printed;
+          }
+        if (!found) found = model::value::constant(r < t.regInit.size() ? t.regInit[r] : 0);
+        else found = resolveRegisters(t, found, depth + 1);
+        if (!found) failed = true;
+        regs[r] = found;
+        return char{0};
+      },
+      [](const model::ValuePtr&, const char*) { return char{0}; });
+  return failed ? nullptr : model::value::substitute(term, regs);
+}
+
+}  // namespace
+
+MbarrierPhases::MbarrierPhases(const KernelGraph& kernel, const BarrierPhases& phases,
+                               std::function<bool(int, int)> morallyStrong, std::function<bool(int)> surely)
+    : k_(kernel), values_(kernel, phases), morallyStrong_(std::move(morallyStrong)), surely_(std::move(surely)) {
+  const auto& g = k_.graph();
+  std::map<int, std::vector<int>> byLocation;  // every thread event of each location some mbarrier op touches
+  std::set<int> mbarriers;
+  for (std::size_t e = g.initCount(); e < g.events.size(); ++e) {
+    const model::Event& ev = g.events[e];
+    if (ev.thread < 0 || ev.paddr < 0 || !(ev.is(Tag::R) || ev.is(Tag::W))) continue;
+    byLocation[ev.paddr].push_back(static_cast<int>(e));
+    if (ev.is(Tag::MB)) mbarriers.insert(ev.paddr);
+  }
+  for (int m : mbarriers) analyse(m, byLocation[m]);
+}
+
+void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
+  const auto& g = k_.graph();
+  Object o;
+  int init = -1;
+  std::vector<int> waits;
+  for (int e : events) {
+    const model::Event& ev = g.events[static_cast<std::size_t>(e)];
+    if (!ev.is(Tag::MB)) return;  // the word is also read or written as plain memory
+    if (ev.is(Tag::MBINIT)) {
+      if (init >= 0) return;
+      init = e;
+      continue;
+    }
+    const frontend::Instruction& in = k_.instruction(e);
+    if (in.op == frontend::Opcode::MbarWait && ev.is(Tag::R)) {
+      waits.push_back(e);
+      continue;
+    }
+    if (in.op != frontend::Opcode::MbarArrive || in.expectTx || in.drop) return;
+    if (ev.is(Tag::W)) {
+      const model::Event& r = k_.event(e - 1);
+      if (!r.is(Tag::R) || r.node != ev.node || r.paddr != m || !surely_(e)) return;
+      o.arrives.push_back(e);
+    }
+  }
+  if (init < 0 || !surely_(init) || o.arrives.empty() || o.arrives.size() > kMaxArrivals) return;
+  for (int e : events)
+    if (e != init && !values_.before(init, e)) return;
+  // The arrivals' common write function, and the value sequence v0 .. vM.
+  const auto printed = [&](int w) -> std::string {
+    const model::ValuePtr term = k_.writeTerm(w);
+    if (!term || containsOpaque(term)) return "";
+    return model::value::print(term, [](int r) { return "r" + std::to_string(r); },
+                               [w](int r) { return r == w - 1 ? std::string("self") : "e" + std::to_string(r); });
+  };
+  const std::string shape = printed(o.arrives.front());
+  if (shape.empty()) return;
+  for (int w : o.arrives)
+    if (printed(w) != shape) return;
+  std::vector<std::int64_t> v;
+  if (const auto v0 = values_.writeValue(init)) v.push_back(*v0);
+  else return;
+  const model::ValuePtr step = k_.writeTerm(o.arrives.front());
+  for (std::size_t j = 0; j < o.arrives.size(); ++j) {
+    const int self = o.arrives.front() - 1;
+    const auto next = model::value::evaluate(step, [&](int r) { return r == self ? std::optional(v.back()) : values_.readValue(r); });
+    if (!next) return;
+    v.push_back(*next);
+  }
+  o.values = v;
+  for (int a : o.arrives) o.tokens.insert(a - 1);
+  o.waitReads.insert(waits.begin(), waits.end());
+  // Morally strong arrivals (one coherence chain): checked per kind of pair, as the model's `ms` depends only on
+  // the two events' tags and where their threads sit.
+  std::map<std::tuple<std::string, std::string, int, int, bool>, bool> ms;
+  const auto strong = [&](int a, int b) {
+    const model::Event& ea = k_.event(a);
+    const model::Event& eb = k_.event(b);
+    const auto& kt = k_.kernel().threads;
+    const auto key = std::tuple{ea.tags.to_string(), eb.tags.to_string(), kt[static_cast<std::size_t>(ea.thread)].cta,
+                                kt[static_cast<std::size_t>(eb.thread)].cta, ea.thread == eb.thread};
+    const auto it = ms.find(key);
+    return it != ms.end() ? it->second : (ms[key] = morallyStrong_(a, b));
+  };
+  for (std::size_t i = 0; i < o.arrives.size(); ++i)
+    for (std::size_t j = i + 1; j < o.arrives.size(); ++j)
+      if (!strong(o.arrives[i], o.arrives[j])) return;
+  // Waits that succeed only on vM: their success condition is false on every earlier value, also with a state
+  // token taken by an arrival (which read one of v0 .. vM-1).
+  std::map<std::string, bool> onlyLast;
+  for (int r : waits) {
+    const model::Event& ok = k_.event(r + 1);
+    if (!ok.is(Tag::MBOK) || ok.node != k_.event(r).node || !ok.existsIf) continue;
+    const model::ValuePtr done = resolveRegisters(g.threads[static_cast<std::size_t>(ok.thread)], ok.existsIf);
+    if (!done) continue;
+    std::vector<int> reads;
+    model::value::collectReads(done, reads);
+    int token = -1;
+    bool usable = true;
+    for (int x : reads) {
+      if (x == r || k_.event(x).paddr != m) continue;
+      if (token >= 0 || !std::count(o.arrives.begin(), o.arrives.end(), x + 1)) usable = false;
+      token = x;
+    }
+    if (!usable) continue;
+    const std::string key = model::value::print(done, [](int x) { return "r" + std::to_string(x); }, [&](int x) {
+      return x == r ? std::string("W") : x == token ? std::string("A") : "e" + std::to_string(x);
+    });
+    auto it = onlyLast.find(key);
+    if (it == onlyLast.end()) {
+      bool only = true;
+      for (std::size_t j = 0; only && j + 1 < v.size(); ++j)
+        for (std::size_t i = 0; only && i < (token >= 0 ? v.size() - 1 : 1); ++i) {
+          const auto holds = model::value::evaluate(done, [&](int x) -> std::optional<std::int64_t> {
+            if (x == r) return v[j];
+            if (x == token) return v[i];
+            return values_.readValue(x);
+          });
+          only = holds && *holds == 0;
+        }
+      it = onlyLast.emplace(key, only).first;
+    }
+    if (!it->second || !ok.is(Tag::ACQ)) continue;
+    if (!std::all_of(o.arrives.begin(), o.arrives.end(), [&](int a) { return strong(a, r); })) continue;
+    o.completions.push_back(r + 1);
+  }
+  for (int a : o.arrives)
+    if (k_.event(a).is(Tag::REL)) {
+      int& before = o.releaseBefore.try_emplace(k_.event(a).thread, -1).first->second;
+      before = std::max(before, a);
+    }
+  objects_.emplace(m, std::move(o));
+}
+
+bool MbarrierPhases::acquiredBefore(int e, int m) {
+  const auto key = std::pair{e, m};
+  if (const auto it = acquired_.find(key); it != acquired_.end()) return it->second;
+  const Object& o = objects_.at(m);
+  bool all = !o.completions.empty(), some = false;
+  for (const ThreadPath& p : k_.paths(k_.event(e).thread)) {
+    if (!all) break;
+    const auto at = std::find(p.events.begin(), p.events.end(), e);
+    if (at == p.events.end()) continue;
+    some = true;
+    all = std::any_of(p.events.begin(), at, [&](int x) {
+            return std::binary_search(o.completions.begin(), o.completions.end(), x);
+          }) ||
+          infeasible(p, o);
+  }
+  return acquired_[key] = all && some;
+}
+
+// Whether no values of the object's reads satisfy the path's assumptions: a path that leaves the wait loop
+// without its success marker assumes the wait failed (its value is one of v0 .. vM-1) and that the branch on the
+// same result left the loop (it is vM). Checked per wait read, over every value it and a state token can have;
+// other reads take their forced values (an unknown one refutes nothing).
+bool MbarrierPhases::infeasible(const ThreadPath& path, const Object& o) {
+  struct Group {
+    std::vector<const PathAssumption*> assumptions;
+    int token = -1;
+    bool usable = true;
+  };
+  const int m = k_.event(*o.waitReads.begin()).paddr;
+  std::map<int, Group> byWait;
+  for (const PathAssumption& a : path.assumptions) {
+    std::vector<int> reads;
+    model::value::collectReads(a.term, reads);
+    int wait = -1, token = -1;
+    bool usable = true;
+    for (int x : reads) {
+      if (o.waitReads.count(x)) {
+        usable = usable && (wait < 0 || wait == x);
+        wait = x;
+      } else if (o.tokens.count(x)) {
+        usable = usable && (token < 0 || token == x);
+        token = x;
+      } else if (k_.event(x).paddr == m) {
+        usable = false;
+      }
+    }
+    if (wait < 0 || !usable) continue;
+    Group& g = byWait[wait];
+    if (token >= 0) {
+      g.usable = g.usable && (g.token < 0 || g.token == token);
+      g.token = token;
+    }
+    g.assumptions.push_back(&a);
+  }
+  for (const auto& [wait, g] : byWait) {
+    if (!g.usable) continue;
+    const int w = wait, token = g.token;
+    const auto readName = [w, token](int x) { return x == w ? std::string("W") : x == token ? std::string("A") : "e" + std::to_string(x); };
+    std::string key;
+    for (const PathAssumption* a : g.assumptions)
+      key += (a->holds ? "+" : "-") + model::value::print(a->term, [](int r) { return "r" + std::to_string(r); }, readName) + ";";
+    auto it = unsatisfiable_.find(key);
+    if (it == unsatisfiable_.end()) {
+      bool unsat = true;
+      const std::size_t tokenValues = token >= 0 ? o.values.size() - 1 : 1;
+      for (std::size_t j = 0; unsat && j < o.values.size(); ++j)
+        for (std::size_t i = 0; unsat && i < tokenValues; ++i)
+          unsat = std::any_of(g.assumptions.begin(), g.assumptions.end(), [&](const PathAssumption* a) {
+            const auto v = model::value::evaluate(a->term, [&](int x) -> std::optional<std::int64_t> {
+              if (x == w) return o.values[j];
+              if (x == token) return o.values[i];
+              return values_.readValue(x);
+            });
+            return v && (*v != 0) != a->holds;
+          });
+      it = unsatisfiable_.emplace(key, unsat).first;
+    }
+    if (it->second) return true;
+  }
+  return false;
+}
+
+bool MbarrierPhases::ordered(int a, int b) {
+  const model::Event& ea = k_.event(a);
+  const model::Event& eb = k_.event(b);
+  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS) || eb.is(Tag::AS)) return false;
+  for (const auto& [m, o] : objects_) {
+    const auto it = o.releaseBefore.find(ea.thread);
+    if (it == o.releaseBefore.end() || a >= it->second || o.completions.empty()) continue;
+    if (acquiredBefore(b, m)) return true;
+  }
+  return false;
+}
+
+std::optional<std::vector<std::int64_t>> MbarrierPhases::arrivalReadValues(int e) const {
+  const model::Event& ev = k_.event(e);
+  const auto it = ev.paddr >= 0 && ev.is(Tag::R) ? objects_.find(ev.paddr) : objects_.end();
+  if (it == objects_.end() || !it->second.tokens.count(e)) return std::nullopt;
+  return std::vector<std::int64_t>(it->second.values.begin(), it->second.values.end() - 1);
+}
+
+std::optional<std::int64_t> MbarrierPhases::completedValue(int paddr) const {
+  const auto it = objects_.find(paddr);
+  if (it == objects_.end()) return std::nullopt;
+  return it->second.values.back();
+}
+
+}  // namespace ptxmm::checker::kernel
