@@ -13,9 +13,7 @@ int main(int argc, char** argv) {
   using namespace ptxmm::app;
   CLI::App app{"ptxmm: a memory-model simulator and formal checker for NVIDIA PTX"};
   app.require_subcommand(1);
-  const std::vector<Command> commands{addRunCommand(app),      addSuiteCommand(app),    addRacesCommand(app),
-                                      addDiffCommand(app),     addFuzzDiffCommand(app), addValidateCommand(app),
-                                      addKernelCommand(app),   addVocabularyCommand(app)};
+  const std::vector<Command> commands = addAllCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

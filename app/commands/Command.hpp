@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <stdexcept>
+#include <vector>
 
 #include "app/ExitCode.hpp"
 
@@ -36,5 +37,8 @@ Command addValidateCommand(CLI::App& app);
 Command addKernelCommand(CLI::App& app);
 /// `vocabulary`: the base sets and relations a cat model can name.
 Command addVocabularyCommand(CLI::App& app);
+
+/// Every command above registered on `app` (main.cpp's command line; the option-parser fuzz target's too).
+std::vector<Command> addAllCommands(CLI::App& app);
 
 }  // namespace ptxmm::app

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan+UBSan) and fuzzes one reader for a while.
-# Usage: tests/fuzz/run.sh litmus|cat|nvlitmus|ptx SECONDS
+# Usage: tests/fuzz/run.sh litmus|cat|nvlitmus|ptx|options SECONDS
 # Seeds: the project's cases (litmus), model/cat (cat), tests/fuzz/seeds/nvlitmus (nvlitmus) or the PTX reader's
 # fixtures (ptx), plus every regression input. New crashes are written
 # to build-fuzz/crashes/<target>/; copy each (after fixing the bug) to tests/fuzz/regressions/<target>/ so the
@@ -19,7 +19,8 @@ case $target in
   cat) cp model/cat/*.cat "$corpus"/ ;;
   nvlitmus) cp tests/fuzz/seeds/nvlitmus/*.test "$corpus"/ ;;
   ptx) cp tests/unit/frontend/ptx/fixtures/*.ptx "$corpus"/ ;;
-  *) echo "unknown target $target (litmus, cat, nvlitmus or ptx)"; exit 2 ;;
+  options) printf 'run\0--timeout\0nan\0a.litmus' > "$corpus/timeout"; printf 'suite\0--expected\0e\0-j\0%s' 0 > "$corpus/suite" ;;
+  *) echo "unknown target $target (litmus, cat, nvlitmus, ptx or options)"; exit 2 ;;
 esac
 cp tests/fuzz/regressions/$target/* "$corpus"/ 2>/dev/null || true
 "build-fuzz/tests/fuzz/${target}_fuzzer" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
