@@ -10,6 +10,7 @@
 
 #include "checker/RaceFinder.hpp"
 #include "checker/kernel/BarrierPhases.hpp"
+#include "checker/kernel/ClusterPhases.hpp"
 #include "checker/kernel/ConflictSweep.hpp"
 #include "checker/kernel/FinalValues.hpp"
 #include "checker/kernel/KernelClaims.hpp"
@@ -84,6 +85,8 @@ class Checker {
     phases_.emplace(*graph_);
     values_.emplace(*graph_, *phases_);
     oracle_.emplace(model_, *graph_);
+    clusters_.emplace(*graph_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
+    values_->addOrder([this](int a, int b) { return clusters_->ordered(a, b); });
     mbarriers_.emplace(*graph_, *phases_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; },
                        [this](int e) { return surely(e); });
     values_->addOrder([this](int a, int b) { return mbarriers_->ordered(a, b); });
@@ -168,17 +171,25 @@ class Checker {
   }
 
   // Whether `e` happens in every execution: on every path of its thread, with nothing before it that might
-  // block forever (a loop, a barrier whose generations are not static, a cluster barrier wait).
+  // block forever (a loop, a barrier whose generations are not static, a cluster barrier wait — unless the
+  // cluster barrier is static and every participant surely arrives for that generation).
   bool surely(int e) {
+    if (const auto it = surely_.find(e); it != surely_.end()) return it->second;
+    surely_[e] = false;  // a cycle through cluster waits proves nothing
     if (!graph_->unconditional(e) || graph_->afterLoop(e) || graph_->inLoop(e) || phases_->unreachable(e)) return false;
     const model::Event& ev = graph_->event(e);
     const auto& nodes = graph_->graph().threads[static_cast<std::size_t>(ev.thread)].nodes;
     for (int n = 0; n < ev.node; ++n)
       for (int x : nodes[static_cast<std::size_t>(n)].events) {
         const model::Event& ex = graph_->event(x);
-        if (ex.assume || (ex.is(Tag::BW) && !phases_->isStatic(x))) return false;
+        if (ex.is(Tag::BW) && !phases_->isStatic(x)) return false;
+        if (!ex.assume) continue;
+        const int generation = clusters_ ? clusters_->waitGeneration(x) : -1;
+        if (generation < 0) return false;
+        for (int a : clusters_->arrivals(ex.thread, generation))
+          if (!surely(a)) return false;
       }
-    return true;
+    return surely_[e] = true;
   }
 
   void classify(const KernelAccess& a, const KernelAccess& b) {
@@ -471,7 +482,9 @@ class Checker {
   std::optional<KernelValues> values_;
   std::optional<MayOrder> order_;
   std::optional<PairOracle> oracle_;
+  std::optional<ClusterPhases> clusters_;
   std::optional<MbarrierPhases> mbarriers_;
+  std::map<int, bool> surely_;  // memo of surely()
   std::optional<FinalValues> finals_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;

@@ -3,7 +3,8 @@
 //   1. the launch is unrolled once (KernelGraph) and its barrier structure made static (BarrierPhases);
 //   2. conflicting pairs come from a per-buffer sweep (ConflictSweep);
 //   3. each pair is decided by the cheapest sound rule: morally strong by the model's own `ms` (PairOracle);
-//      ordered by barrier phases, program order or a static mbarrier (KernelValues::before, MbarrierPhases);
+//      ordered by barrier phases, program order, static cluster barriers or static mbarriers
+//      (KernelValues::before, ClusterPhases, MbarrierPhases);
 //      unordered in every execution when the may-order graph has no path either way (MayOrder; bundled model
 //      only); otherwise by an engine on a slice (SliceBuilder, SliceRunner), whose answers are shared by
 //      symmetric pairs;

@@ -52,7 +52,7 @@ bool KernelValues::before(int a, int b) const {
   if (ea.is(Tag::I)) return true;  // initial writes precede everything (spec §1.2)
   if (eb.is(Tag::I)) return false;
   if (ea.thread == eb.thread) return a < b && !ea.is(Tag::AS) && !eb.is(Tag::AS);
-  return phases_.ordered(a, b) || (extra_ && extra_(a, b));
+  return phases_.ordered(a, b) || std::any_of(extra_.begin(), extra_.end(), [&](const auto& o) { return o(a, b); });
 }
 
 int KernelValues::mustReadFrom(int read) {

@@ -33,13 +33,13 @@ class KernelValues {
   bool mixed(int paddr) const { return mixed_[static_cast<std::size_t>(paddr)]; }
   /// Whether the barrier phases, program order or the extra order put a before b whenever both happen.
   bool before(int a, int b) const;
-  /// Adds an order that holds in every execution (static mbarriers); set it before the first query.
-  void addOrder(std::function<bool(int, int)> ordered) { extra_ = std::move(ordered); }
+  /// Adds an order that holds in every execution (static mbarriers, cluster barriers); before the first query.
+  void addOrder(std::function<bool(int, int)> ordered) { extra_.push_back(std::move(ordered)); }
 
  private:
   const KernelGraph& k_;
   const BarrierPhases& phases_;
-  std::function<bool(int, int)> extra_;
+  std::vector<std::function<bool(int, int)>> extra_;
   std::vector<std::vector<int>> writes_;
   std::vector<bool> mixed_;
   std::map<int, int> mustRf_;

@@ -257,6 +257,41 @@ TEST_CASE("split arrive/wait on an mbarrier with state tokens (cuda::barrier): e
   CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
 }
 
+// Block 0 thread 0 writes data, then every thread of the 2-block cluster arrives (release or relaxed) and waits
+// at barrier.cluster; block 1 thread 0 copies data to out.
+TestLaunch clusterHandOff(const std::string& arrive) {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {2, 1, 1};
+  l.clusterSize = 2;
+  l.init = {"data_0 = 0", "out_0 = 0"};
+  l.code = [arrive](const frontend::KernelThread& k) -> std::vector<std::string> {
+    std::vector<std::string> c;
+    if (k.cta == 0 && k.tid.x == 0) c.push_back("st.weak data_0, 42");
+    c.push_back(arrive);
+    c.push_back("barrier.cluster.wait.aligned");
+    if (k.cta == 1 && k.tid.x == 0) c.insert(c.end(), {"ld.weak r0, data_0", "st.weak out_0, r0"});
+    return c;
+  };
+  return l;
+}
+
+TEST_CASE("a release cluster barrier orders a hand-off between blocks without an engine; a relaxed one does not", "[checker][kernel][cluster]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 42"};
+  const KernelResult r = testing::checkLaunch(clusterHandOff("barrier.cluster.arrive.aligned"), o);
+  CHECK(r.races.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  INFO(r.notes.at(0));
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+  const KernelResult relaxed = testing::checkLaunch(clusterHandOff("barrier.cluster.arrive.relaxed.aligned"), o);
+  CHECK(testing::raceTexts(relaxed) == std::set<std::string>{"ld.weak r0, data_0 / st.weak data_0, 42: no synchronisation"});
+  REQUIRE(relaxed.assertions.size() == 1);
+  CHECK(relaxed.assertions[0].holds == false);
+}
+
 TEST_CASE("block-scope atomics of different blocks are not morally strong: scope too narrow", "[checker][kernel]") {
   TestLaunch l;
   l.grid = {2, 1, 1};

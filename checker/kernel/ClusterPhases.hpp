@@ -1,0 +1,47 @@
+// Static structure of barrier.cluster (spec §2.8 rule 3, §4.3, reading A9): in a cluster whose participating
+// threads (those that arrive at all) each execute `arrive; wait` pairs, unconditionally, outside loops and the
+// same number of times, generation k of the cluster barrier is every participant's k-th arrival. The barrier is an
+// RMW chain on the cluster's barrier location and a wait of generation j returns only once the count reaches
+// participants*(j+1): no thread arrives a (j+2)-th time before passing its own wait of generation j, so that count
+// is reached exactly when every participant has arrived j+1 times. The arrivals before it are then in
+// observation order before the wait (rmw chain, spec §2.6), and a release arrival synchronises with the
+// (acquire) wait when the two are morally strong (sw_ra): what is po-before a release arrival of generation k is
+// ordered before what is po-after any other participant's wait of a generation j >= k.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "checker/kernel/KernelGraph.hpp"
+
+namespace ptxmm::checker::kernel {
+
+class ClusterPhases {
+ public:
+  /// `morallyStrong(a, b)`: the model's `ms` for an arrival's write and a wait's read.
+  ClusterPhases(const KernelGraph& kernel, std::function<bool(int, int)> morallyStrong);
+
+  /// Whether the cluster barrier puts a before b whenever both happen (different threads of one cluster).
+  bool ordered(int a, int b) const;
+  /// Whether the cluster of thread `thread` has a static cluster barrier.
+  bool isStatic(int thread) const;
+  /// The arrival write event of generation `generation` of each participant of `thread`'s cluster (static only).
+  std::vector<int> arrivals(int thread, int generation) const;
+  /// The generation a wait event of a static cluster barrier belongs to (-1: not one).
+  int waitGeneration(int e) const;
+
+ private:
+  struct Sequence {
+    std::vector<int> arrives, waits;  // arrival write events and wait events, in program order
+  };
+  struct Cluster {
+    std::map<int, Sequence> threads;  // participants
+    bool isStatic = true;
+  };
+
+  const KernelGraph& k_;
+  std::map<int, Cluster> clusters_;
+};
+
+}  // namespace ptxmm::checker::kernel
