@@ -210,6 +210,47 @@ void resolveBarriers(const frontend::Program& p, std::vector<HwRole>& roles) {
                                                             "' can never complete: the test's barriers deadlock, and a hardware barrier cannot time out");
 }
 
+// Threads sharing a warp are lanes of one hardware warp: a lane that reaches a CTA barrier waits for the other
+// lanes of its warp, and bar.warp.sync for every lane of the mask, so the threads of a shared warp must reach
+// the same barriers: all of them or none take part in each CTA barrier, and all pass bar.warp.sync equally
+// often (outside loops and branches, like every warp-level barrier). barrier.cluster in a shared warp is
+// refused: no test needs it, and its .aligned form cannot be reached from the lanes' different code.
+void checkWarpBarriers(const frontend::Program& p, const std::vector<HwRole>& roles) {
+  for (const auto& role : roles) {
+    const auto& t = p.threads[static_cast<std::size_t>(role.thread)];
+    int warpSyncs = 0;
+    std::set<std::int64_t> ids;
+    for (std::size_t i = 0; i < t.code.size(); ++i) {
+      const Instruction& in = t.code[i];
+      if (in.op == Opcode::BarWarpSync) {
+        if (role.inLoop[i] || skippable(t, static_cast<int>(i)))
+          throw Unsupported(in.pos, quoted(in) + ": a warp barrier inside a loop or behind a branch could be reached a different number "
+                                                 "of times by the lanes of a harness warp");
+        ++warpSyncs;
+      }
+      if (isBarrier(in.op)) ids.insert(in.operands.at(0).value);
+      if (role.sharesWarp && isClusterBarrier(in.op))
+        throw Unsupported(in.pos, quoted(in) + ": the harness runs barrier.cluster only in threads with a warp of their own (the lanes "
+                                               "of a shared warp would reach it from different code, where its .aligned form is undefined)");
+    }
+    if (!role.sharesWarp) continue;
+    for (const auto& mate : roles) {
+      if (mate.warp != role.warp || &mate == &role) continue;
+      const auto& m = p.threads[static_cast<std::size_t>(mate.thread)];
+      int mateSyncs = 0;
+      std::set<std::int64_t> mateIds;
+      for (const auto& in : m.code) {
+        mateSyncs += in.op == Opcode::BarWarpSync ? 1 : 0;
+        if (isBarrier(in.op)) mateIds.insert(in.operands.at(0).value);
+      }
+      if (mateSyncs != warpSyncs || mateIds != ids)
+        throw Unsupported(t.pos, t.name + " and " + m.name + " share a warp but not their barriers: a lane waits at a barrier for the "
+                                 "other lanes of its warp, so the threads of a warp must pass the same CTA barriers and as many "
+                                 "bar.warp.sync");
+    }
+  }
+}
+
 // barrier.cluster waits for every non-exited thread of the cluster, harness warps included: every thread must
 // arrive and wait the same number of times, alternately, outside loops and branches. Returns that number.
 int resolveClusterPhases(const frontend::Program& p, const std::vector<HwRole>& roles, int clusterSize) {
@@ -262,6 +303,7 @@ class Analyzer {
     declareLocations();
     for (auto& role : hw_.roles) instructions(role);
     resolveBarriers(p_, hw_.roles);
+    checkWarpBarriers(p_, hw_.roles);
     hw_.clusterPhases = resolveClusterPhases(p_, hw_.roles, hw_.clusterSize);
     sizes();
     this->keys(keys);
@@ -274,10 +316,9 @@ class Analyzer {
     std::map<int, int> clusterOfCta;
     std::map<std::pair<int, int>, int> namedCluster;
     int clusters = 0;
-    std::set<std::tuple<int, int, int>> warps;
+    std::map<std::tuple<int, int, int>, int> warps;  // (gpu, cta, warp) -> dense test warp
+    int soloWarps = 0;
     for (const auto& t : p_.threads) {
-      if (t.warp && !warps.emplace(t.gpu, t.cta, *t.warp).second)
-        throw Unsupported(t.pos, t.name + " shares a warp with another thread; the harness gives every thread whole warps");
       gpus.insert(t.gpu);
       const auto [it, fresh] = ctaIndex_.emplace(std::pair{t.gpu, t.cta}, static_cast<int>(ctaIndex_.size()));
       int cluster;
@@ -292,7 +333,21 @@ class Analyzer {
       HwRole role;
       role.thread = t.index;
       role.cta = it->second;
+      // Threads naming one warp of one CTA share a test warp; the others have one of their own (numbered after).
+      role.warp = t.warp ? warps.emplace(std::tuple{t.gpu, t.cta, *t.warp}, static_cast<int>(warps.size())).first->second
+                         : -1 - soloWarps++;
       hw_.roles.push_back(std::move(role));
+    }
+    for (auto& role : hw_.roles) {
+      if (role.warp < 0) role.warp = static_cast<int>(warps.size()) - 1 - role.warp;
+      const auto mates = std::count_if(hw_.roles.begin(), hw_.roles.end(), [&](const HwRole& r) { return r.warp == role.warp; });
+      const auto& t = p_.threads[static_cast<std::size_t>(role.thread)];
+      if (mates > 1) {
+        if (32 % mates != 0)
+          throw Unsupported(t.pos, t.name + " shares a warp with " + std::to_string(mates - 1) + " other thread(s); the harness splits a "
+                                       "warp's lanes evenly among its threads, which needs 2, 4, 8, 16 or 32 of them");
+        role.sharesWarp = hw_.sharedWarps = true;
+      }
     }
     if (gpus.size() > 1)
       throw Unsupported(p_.threads.back().pos, "the test places threads on " + std::to_string(gpus.size()) +

@@ -46,6 +46,9 @@ struct HwAccess {
 struct HwRole {
   int thread = -1;                      // index into Program::threads
   int cta = 0;                          // dense test CTA
+  int warp = 0;                         // dense test warp: roles with the same one are lanes of one hardware warp
+  bool sharesWarp = false;              // another thread of the test is in its warp: its CTA barriers run as the
+                                        // non-aligned barrier.sync/arrive (the lanes reach them from different code)
   std::vector<HwAccess> accesses;       // every address argument, in program order
   std::vector<std::string> observed;    // registers this role returns, in key order
   std::vector<bool> inLoop;             // per instruction: inside a litmus loop (a backward branch spans it)
@@ -87,6 +90,7 @@ struct HardwareTest {
   std::vector<HwKey> keys;
   int clusterSize = 1;                  // CTAs per hardware cluster; 1: no cluster launch
   bool usesBarriers = false;            // CTA barriers: one group of instances per block
+  bool sharedWarps = false;             // some threads share a warp (HwRole::warp)
   int clusterPhases = 0;                // barrier.cluster arrive/wait pairs every thread of a cluster makes
   bool clusterSync = false;             // a thread reaches another CTA's shared memory: the harness brackets
                                         // the roles with cluster-wide barriers (peers initialised and alive)

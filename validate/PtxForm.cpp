@@ -177,7 +177,11 @@ PtxForm roleForm(const HardwareTest& hw, const HwRole& role, int instr) {
   if (in.op == Opcode::CpAsync) width = static_cast<int>(in.operands.at(2).value);
   if (in.op == Opcode::StAsync || in.op == Opcode::RedAsync) width = asyncStoreWidth(in);
   const auto count = role.barrierCount.find(instr);
-  return ptxForm(in, width, count == role.barrierCount.end() ? 0 : count->second, first ? first->kind : AddrKind::Global);
+  PtxForm f = ptxForm(in, width, count == role.barrierCount.end() ? 0 : count->second, first ? first->kind : AddrKind::Global);
+  // The lanes of a shared warp play different threads, in different code: the barrier.sync/arrive forms that
+  // such lanes may reach separately (bar is barrier.aligned).
+  if (role.sharesWarp && (f.kind == FormKind::BarSync || f.kind == FormKind::BarArrive)) f.mnemonic.replace(0, 3, "barrier");
+  return f;
 }
 
 }  // namespace ptxmm::validate

@@ -49,6 +49,8 @@ inline std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t a, std::uint64
 struct Shape {
   int roles = 0;                    // litmus threads; each is played by whole warps
   std::vector<int> roleCta;         // the test CTA of each role, dense 0..ctas-1
+  std::vector<int> roleWarp;        // the test warp of each role: roles with the same one share hardware warps
+                                    // (empty: every role a warp of its own)
   std::vector<int> ctaCluster;      // the test cluster of each test CTA, dense 0..clusters-1
   std::vector<int> locWidth;        // bytes of each global location's slot contents (4, 8, or a copy's size)
   std::vector<int> sharedWidth;     // bytes of each shared-memory location's slot contents
@@ -66,6 +68,14 @@ struct Shape {
   int locations() const { return static_cast<int>(locWidth.size()); }
   int sharedLocations() const { return static_cast<int>(sharedWidth.size()); }
   int totalWarps() const { return blocks * warpsPerBlock; }
+  /// The roles sharing role r's test warp, in role order (r alone when it has a warp of its own).
+  std::vector<int> warpMates(int r) const {
+    if (roleWarp.empty()) return {r};
+    std::vector<int> mates;
+    for (int q = 0; q < roles; ++q)
+      if (roleWarp[static_cast<std::size_t>(q)] == roleWarp[static_cast<std::size_t>(r)]) mates.push_back(q);
+    return mates;
+  }
 };
 
 /// How many groups of 32 instances one launch holds; groups == 0 means the geometry cannot host the test
@@ -84,6 +94,7 @@ struct ThreadMap {
   std::vector<std::int16_t> warpRole;        // per global warp: role, kStressWarp or kIdleWarp
   std::vector<std::int32_t> warpGroup;       // per global warp: its group (role warps), -1 otherwise
   std::vector<std::uint32_t> laneInstance;   // per global thread: the instance it plays (role warps), 0 otherwise
+  std::vector<std::int16_t> laneRole;        // per global thread: the role it plays (role warps), else the warp's mark
   std::vector<std::int32_t> groupCtaSlot;    // per group and test CTA: the group's slot in the block playing that CTA
                                              // (the same in all blocks of one cluster copy)
   std::vector<std::int32_t> groupCtaBlock;   // per group and test CTA: the block playing that CTA
@@ -192,7 +203,9 @@ inline Plan plan(const Shape& s) {
 
 /// A random thread map for the plan: which hardware clusters serve which test cluster, which blocks of them
 /// which test CTA, which warps of a block which role of which group, and which lane which instance (a random
-/// permutation per warp, so one lane index pairs different partners in every role).
+/// permutation per warp, so one lane index pairs different partners in every role). Roles that share a test
+/// warp (k of them) share hardware warps: the group's k warps of that test warp are its parts, and the lanes of
+/// part p play every one of the k roles for instances p * 32/k .. (p + 1) * 32/k - 1, in a random lane order.
 inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed) {
   Rng rng(seed);
   const auto members = detail::clusterMembers(s);
@@ -202,6 +215,7 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
   m.warpRole.assign(static_cast<std::size_t>(s.totalWarps()), kIdleWarp);
   m.warpGroup.assign(static_cast<std::size_t>(s.totalWarps()), -1);
   m.laneInstance.assign(static_cast<std::size_t>(s.totalWarps()) * 32, 0);
+  m.laneRole.assign(static_cast<std::size_t>(s.totalWarps()) * 32, kIdleWarp);
   m.groupCtaSlot.assign(static_cast<std::size_t>(p.groups) * static_cast<std::size_t>(s.ctas()), -1);
   m.groupCtaBlock.assign(static_cast<std::size_t>(p.groups) * static_cast<std::size_t>(s.ctas()), -1);
 
@@ -263,10 +277,19 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
           fw.pop_back();
           m.warpRole[static_cast<std::size_t>(warp)] = static_cast<std::int16_t>(role);
           m.warpGroup[static_cast<std::size_t>(warp)] = g;
-          std::vector<std::uint32_t> lanes(32);
-          for (std::uint32_t l = 0; l < 32; ++l) lanes[l] = static_cast<std::uint32_t>(g) * 32 + l;
+          // (role, instance) of each lane: the warp's part of its test warp.
+          const std::vector<int> mates = s.warpMates(role);
+          const int k = static_cast<int>(mates.size()), part = static_cast<int>(std::find(mates.begin(), mates.end(), role) - mates.begin());
+          const int per = 32 / k;
+          std::vector<std::pair<int, std::uint32_t>> lanes;
+          for (int j = 0; j < k; ++j)
+            for (int i = 0; i < per; ++i)
+              lanes.emplace_back(mates[static_cast<std::size_t>(j)], static_cast<std::uint32_t>(g * 32 + part * per + i));
           rng.shuffle(lanes);
-          for (std::size_t l = 0; l < 32; ++l) m.laneInstance[static_cast<std::size_t>(warp) * 32 + l] = lanes[l];
+          for (std::size_t l = 0; l < lanes.size(); ++l) {
+            m.laneRole[static_cast<std::size_t>(warp) * 32 + l] = static_cast<std::int16_t>(lanes[l].first);
+            m.laneInstance[static_cast<std::size_t>(warp) * 32 + l] = lanes[l].second;
+          }
         }
       }
     }
@@ -275,6 +298,7 @@ inline ThreadMap makeThreadMap(const Shape& s, const Plan& p, std::uint64_t seed
     auto& fw = freeWarps[static_cast<std::size_t>(b)];
     for (int k = 0; k < s.stressWarpsPerBlock && !fw.empty(); ++k) {
       m.warpRole[static_cast<std::size_t>(fw.back())] = kStressWarp;
+      for (int l = 0; l < 32; ++l) m.laneRole[static_cast<std::size_t>(fw.back()) * 32 + static_cast<std::size_t>(l)] = kStressWarp;
       fw.pop_back();
     }
   }
@@ -312,7 +336,7 @@ inline std::uint64_t locationBufferBytes(const Shape& s, const Plan& p) {
 /// violation. A wrong map would pair threads of different instances and invent outcomes.
 inline std::string checkThreadMap(const Shape& s, const Plan& p, const ThreadMap& m) {
   const std::size_t warps = static_cast<std::size_t>(s.totalWarps());
-  if (m.warpRole.size() != warps || m.warpGroup.size() != warps || m.laneInstance.size() != warps * 32)
+  if (m.warpRole.size() != warps || m.warpGroup.size() != warps || m.laneInstance.size() != warps * 32 || m.laneRole.size() != warps * 32)
     return "the thread map does not cover the grid";
   const std::size_t slots = static_cast<std::size_t>(p.instances()) * static_cast<std::size_t>(s.roles);
   std::vector<int> playedBy(slots, -1);  // global thread playing (instance, role)
@@ -329,14 +353,19 @@ inline std::string checkThreadMap(const Shape& s, const Plan& p, const ThreadMap
         return "block " + std::to_string(block) + " hosts two groups of a test with CTA barriers";
       groupOfBlock[block] = group;
     }
+    const std::vector<int> mates = s.warpMates(role);
     for (std::size_t l = 0; l < 32; ++l) {
       const std::uint32_t inst = m.laneInstance[w * 32 + l];
+      const int laneRole = m.laneRole[w * 32 + l];
       if (inst / 32 != static_cast<std::uint32_t>(group))
         return "lane " + std::to_string(l) + " of warp " + std::to_string(w) + " plays instance " + std::to_string(inst) +
                " outside its group " + std::to_string(group);
-      const std::size_t k = static_cast<std::size_t>(inst) * static_cast<std::size_t>(s.roles) + static_cast<std::size_t>(role);
+      if (std::find(mates.begin(), mates.end(), laneRole) == mates.end())
+        return "lane " + std::to_string(l) + " of warp " + std::to_string(w) + " plays role " + std::to_string(laneRole) +
+               ", which does not share the test warp of role " + std::to_string(role);
+      const std::size_t k = static_cast<std::size_t>(inst) * static_cast<std::size_t>(s.roles) + static_cast<std::size_t>(laneRole);
       if (playedBy[k] != -1)
-        return "role " + std::to_string(role) + " of instance " + std::to_string(inst) + " is played twice (threads " +
+        return "role " + std::to_string(laneRole) + " of instance " + std::to_string(inst) + " is played twice (threads " +
                std::to_string(playedBy[k]) + " and " + std::to_string(w * 32 + l) + ")";
       playedBy[k] = static_cast<int>(w * 32 + l);
     }
@@ -352,6 +381,10 @@ inline std::string checkThreadMap(const Shape& s, const Plan& p, const ThreadMap
         const int ca = s.roleCta[static_cast<std::size_t>(a)], cb = s.roleCta[static_cast<std::size_t>(b)];
         const bool sameCta = ca == cb;
         const bool sameCluster = s.ctaCluster[static_cast<std::size_t>(ca)] == s.ctaCluster[static_cast<std::size_t>(cb)];
+        const bool sameWarp = !s.roleWarp.empty() && s.roleWarp[static_cast<std::size_t>(a)] == s.roleWarp[static_cast<std::size_t>(b)];
+        if ((ta / 32 == tb / 32) != sameWarp)
+          return "roles " + std::to_string(b) + " and " + std::to_string(a) + " of instance " + std::to_string(inst) +
+                 (sameWarp ? " must share a warp and do not" : " must be in different warps and are not");
         if ((ta / threadsPerBlock == tb / threadsPerBlock) != sameCta)
           return "roles " + std::to_string(b) + " and " + std::to_string(a) + " of instance " + std::to_string(inst) +
                  (sameCta ? " must share a block and do not" : " must be in different blocks and are not");

@@ -8,6 +8,7 @@
 
 // ---- the test's shape, from the generated part -------------------------------------------------------------
 static const int kHostRoleCta[] = PTXMM_ROLE_CTA;
+static const int kHostRoleWarp[] = PTXMM_ROLE_WARP;
 static const int kHostCtaCluster[] = PTXMM_CTA_CLUSTER;
 static const int kHostLocBytes[] = PTXMM_LOC_BYTES;
 static const int kHostSharedBytes[] = PTXMM_SHARED_SLOT_BYTES;
@@ -56,6 +57,7 @@ struct PtxmmArgs {
   unsigned char* locs[2];              // location buffers; launch k uses locs[k & 1] and resets the other
   const std::uint32_t* slots;          // [layouts][instances][locations]
   const std::int16_t* warpRole;        // [layouts][warps]
+  const std::int16_t* laneRole;        // [layouts][warps * 32]: the role each lane plays (lanes of a shared warp differ)
   const std::int32_t* warpGroup;       // [layouts][warps]
   const std::uint32_t* laneInstance;   // [layouts][warps * 32]
   long long* out;                      // [instances][PTXMM_OUT_SLOTS]
@@ -121,8 +123,8 @@ __global__ void ptxmm_litmus(const __grid_constant__ PtxmmArgs a, unsigned launc
   extern __shared__ __align__(128) unsigned char ptxmm_smem[];
   const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned warp = tid >> 5;
-  const int role = a.warpRole[static_cast<size_t>(tmap) * a.warps + warp];
-  if (role == ptxmm_harness::kIdleWarp) return;
+  const int mark = a.warpRole[static_cast<size_t>(tmap) * a.warps + warp];
+  if (mark == ptxmm_harness::kIdleWarp) return;
 #if PTXMM_CLUSTER_SIZE > 1
   if ((threadIdx.x & 31) == 0) {
     unsigned rank;
@@ -141,7 +143,7 @@ __global__ void ptxmm_litmus(const __grid_constant__ PtxmmArgs a, unsigned launc
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(stress.peerArea)
                : "r"(stress.areaShared), "r"((blockIdx.x + 1) % PTXMM_CLUSTER_SIZE));
 #endif
-  if (role == ptxmm_harness::kStressWarp) {
+  if (mark == ptxmm_harness::kStressWarp) {
     // Stress warps pass every cluster barrier the roles pass, with stress between them.
     ptxmm_enter();
     const unsigned chunk = a.stressIterations / (PTXMM_CLUSTER_PHASES + 1);
@@ -153,6 +155,7 @@ __global__ void ptxmm_litmus(const __grid_constant__ PtxmmArgs a, unsigned launc
     ptxmm_leave();
     return;
   }
+  const int role = a.laneRole[static_cast<size_t>(tmap) * a.warps * 32 + tid];
   const unsigned inst = a.laneInstance[static_cast<size_t>(tmap) * a.warps * 32 + tid];
   const unsigned group = static_cast<unsigned>(a.warpGroup[static_cast<size_t>(tmap) * a.warps + warp]);
   const size_t groupRow = (static_cast<size_t>(tmap) * a.groups + group) * PTXMM_CTAS;
@@ -477,6 +480,7 @@ int main(int argc, char** argv) {
   ptxmm_harness::Shape shape;
   shape.roles = PTXMM_ROLES;
   shape.roleCta.assign(kHostRoleCta, kHostRoleCta + PTXMM_ROLES);
+  shape.roleWarp.assign(kHostRoleWarp, kHostRoleWarp + PTXMM_ROLES);
   shape.ctaCluster.assign(kHostCtaCluster, kHostCtaCluster + PTXMM_CTAS);
   shape.locWidth.assign(kHostLocBytes, kHostLocBytes + PTXMM_LOCATIONS);
   shape.sharedWidth.assign(kHostSharedBytes, kHostSharedBytes + PTXMM_SHARED_LOCATIONS);
@@ -538,7 +542,7 @@ int main(int argc, char** argv) {
   const size_t instances = static_cast<size_t>(plan.instances());
   const size_t warps = static_cast<size_t>(shape.totalWarps());
   std::vector<std::uint32_t> slots, laneInstance, sharedSlots;
-  std::vector<std::int16_t> warpRole;
+  std::vector<std::int16_t> warpRole, laneRole;
   std::vector<std::int32_t> warpGroup, groupCtaSlot, groupCtaBlock;
   for (size_t l = 0; l < layouts; ++l) {
     const auto tm = ptxmm_harness::makeThreadMap(shape, plan, ptxmm_harness::deriveSeed(seed, l, 1));
@@ -553,6 +557,7 @@ int main(int argc, char** argv) {
     slots.insert(slots.end(), lm.slot.begin(), lm.slot.end());
     sharedSlots.insert(sharedSlots.end(), sm.slot.begin(), sm.slot.end());
     warpRole.insert(warpRole.end(), tm.warpRole.begin(), tm.warpRole.end());
+    laneRole.insert(laneRole.end(), tm.laneRole.begin(), tm.laneRole.end());
     warpGroup.insert(warpGroup.end(), tm.warpGroup.begin(), tm.warpGroup.end());
     laneInstance.insert(laneInstance.end(), tm.laneInstance.begin(), tm.laneInstance.end());
     groupCtaSlot.insert(groupCtaSlot.end(), tm.groupCtaSlot.begin(), tm.groupCtaSlot.end());
@@ -587,6 +592,7 @@ int main(int argc, char** argv) {
 #endif
   a.slots = upload(slots);
   a.warpRole = upload(warpRole);
+  a.laneRole = upload(laneRole);
   a.warpGroup = upload(warpGroup);
   a.laneInstance = upload(laneInstance);
   a.sslots = upload(sharedSlots);

@@ -7,6 +7,7 @@
 
 #include "frontend/litmus/LitmusParser.hpp"
 #include "validate/HardwareTest.hpp"
+#include "validate/PtxForm.hpp"
 
 using namespace ptxmm::validate;
 
@@ -227,7 +228,11 @@ TEST_CASE("what Hopper cannot run, or the harness cannot run exactly, is refused
   };
   REQUIRE(refused("HOP+tc-mma+commit+ld", {"P1:r0"}).find("sm_100") != std::string::npos);
   REQUIRE(refused("HOP+tensormap-modified-nofence", {"s"}).find("TMA descriptor") != std::string::npos);
-  REQUIRE(refused("HOP+warp-elected-arrive", {"P2:r0", "P2:r1"}).find("shares a warp") != std::string::npos);
+  REQUIRE(refusal(R"({ x=0; }
+ P0@cta 0,warp 0,gpu 0 | P1@cta 0,warp 0,gpu 0 | P2@cta 0,warp 0,gpu 0 ;
+ st.weak x, 1          | st.weak x, 2          | st.weak x, 3          ;
+exists (x == 0)
+)").find("2, 4, 8, 16 or 32") != std::string::npos);
   REQUIRE(refusal(R"({ s @ shared cta 0 = 0; }
  P0@cta 0,gpu 0       ;
  st.shared.u32 [s], 1 ;
@@ -238,4 +243,21 @@ exists (s == 0)
  st.shared.u32 [s], 1 | ld.shared.u32 r0, [s] ;
 exists (P1:r0 == 0)
 )").find("another CTA") != std::string::npos);
+}
+
+TEST_CASE("threads sharing a warp share hardware warps and run their CTA barriers non-aligned", "[validate][hardware]") {
+  const HardwareTest hw = analyzeCase("HOP+warp-elected-arrive+warp.sync", {"P2:r0", "P2:r1"});
+  REQUIRE(hw.sharedWarps);
+  REQUIRE((hw.roles[0].sharesWarp && hw.roles[1].sharesWarp && !hw.roles[2].sharesWarp));
+  REQUIRE(hw.roles[0].warp == hw.roles[1].warp);
+  REQUIRE(hw.roles[2].warp != hw.roles[0].warp);
+  REQUIRE(roleForm(hw, hw.roles[0], 1).mnemonic == "barrier.sync 0, 96");  // bar.sync 0 of three warps' worth of lanes
+  REQUIRE(roleForm(hw, hw.roles[2], 0).mnemonic == "bar.sync 0, 96");
+  // Lanes of one warp wait for each other at a barrier: the threads of a warp must pass the same ones.
+  REQUIRE(refusal(R"({ x=0; }
+ P0@cta 0,warp 0,gpu 0 | P1@cta 0,warp 0,gpu 0 ;
+ st.weak x, 1          | ld.weak r0, x         ;
+ bar.sync 0            |                       ;
+exists (P1:r0 == 0)
+)").find("share a warp but not their barriers") != std::string::npos);
 }

@@ -98,10 +98,16 @@ TEST_CASE("roles of different CTAs in one block are refused", "[validate][layout
   m.warpGroup = {0, 0, 1, 1};
   for (std::uint32_t w = 0; w < 4; ++w)
     for (std::uint32_t l = 0; l < 32; ++l) m.laneInstance.push_back((w / 2) * 32 + l);
+  auto laneRoles = [&] {
+    m.laneRole.clear();
+    for (std::int16_t r : m.warpRole) m.laneRole.insert(m.laneRole.end(), 32, r);
+  };
+  laneRoles();
   REQUIRE(checkThreadMap(s, p, m).find("must be in different blocks") != std::string::npos);
   // The same warps spread over the two blocks are right.
   m.warpRole = {0, 0, 1, 1};
   m.warpGroup = {0, 1, 0, 1};
+  laneRoles();
   m.laneInstance.clear();
   for (std::uint32_t w = 0; w < 4; ++w)
     for (std::uint32_t l = 0; l < 32; ++l) m.laneInstance.push_back((w % 2) * 32 + l);
@@ -137,4 +143,26 @@ TEST_CASE("shared maps give every instance slot disjoint aligned shared location
   REQUIRE(checkSharedMap(s, overlap, 16).find("overlaps") != std::string::npos);
   s.sharedStride = 8;  // 16-byte copies do not fit, and slots are not 16-byte aligned
   REQUIRE_FALSE(checkSharedMap(s, makeSharedMap(s, 9), 16).empty());
+}
+
+TEST_CASE("threads sharing a test warp are lanes of the same hardware warps", "[validate][layout]") {
+  // Roles 0 and 1 share a warp of CTA 0, role 2 has one of its own: each group's two warps of the shared test
+  // warp play both roles, 16 instances each.
+  Shape s = twoCtas();
+  s.roles = 3;
+  s.roleCta = {0, 0, 0};
+  s.ctaCluster = {0};
+  s.roleWarp = {0, 0, 1};
+  const Plan p = plan(s);
+  REQUIRE(p.groups > 0);
+  const ThreadMap m = makeThreadMap(s, p, 5);
+  REQUIRE(checkThreadMap(s, p, m).empty());
+  int mixed = 0;
+  for (std::size_t w = 0; w < m.warpRole.size(); ++w)
+    if (m.warpRole[w] == 0 || m.warpRole[w] == 1)
+      mixed += std::count(m.laneRole.begin() + static_cast<long>(w * 32), m.laneRole.begin() + static_cast<long>(w * 32 + 32), 1) == 16;
+  REQUIRE(mixed == 2 * p.groups);
+  // The same placement with role 1 moved to role 2's warps breaks the shared warp.
+  s.roleWarp = {0, 1, 1};
+  REQUIRE(checkThreadMap(s, p, m).find("does not share the test warp") != std::string::npos);
 }
