@@ -4,7 +4,8 @@
 # release/acquire message passing, weak store buffering, release/acquire load buffering, a CTA barrier, and the
 # Hopper-era forms (shared memory and DSMEM, mbarrier init/arrive/expect_tx/try_wait local and remote, cluster
 # barriers aligned and not, cp.async with groups and mbarrier arrive, bulk copies and reductions to global and
-# to DSMEM with bulk groups, TMA load and store, st.async, proxy, restricted and mbarrier_init fences). Exits 77
+# to DSMEM with bulk groups, TMA load and store, st.async, proxy, restricted and mbarrier_init fences, and threads
+# sharing a warp: non-aligned barrier.sync with a count, bar.warp.sync from the lanes' different code). Exits 77
 # (skipped) when nvcc or cuobjdump is not installed; `make setup` installs cuobjdump into .tools/.
 # Usage: compile-only.sh PTXMM SOURCE_DIR
 ptxmm=$1
@@ -29,4 +30,5 @@ exec "$ptxmm" validate --compile-only --model model/cat/ptx.cat --out "$out" \
   $c/HOP+cp.async.mbarrier.arrive.litmus $c/HOP+cp.async-wait_group+bar.sync.litmus \
   $c/HOP+bulk-reduce-dsmem+mbar.litmus $c/HOP+bulk-reduce+group.litmus $c/HOP+tma-load-wait-other-mbar.litmus \
   $c/HOP+tma-store+fence.proxy.async.litmus $c/HOP+tma-store-fence.proxy.async.global.litmus \
-  $c/HOP+st.async+wait-rlx+fence.acq.restrict.litmus $c/HOP+pull-fence.rel.restrict+fence.acq.restrict.litmus
+  $c/HOP+st.async+wait-rlx+fence.acq.restrict.litmus $c/HOP+pull-fence.rel.restrict+fence.acq.restrict.litmus \
+  $c/HOP+warp-elected-arrive+warp.sync.litmus
