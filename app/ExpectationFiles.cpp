@@ -41,20 +41,26 @@ std::vector<checker::Expectation> readExpectations(const std::string& file) {
     if (t.empty() || t[0] == '#') continue;
     const auto fields = split(t, ',');
     const model::SourcePos pos{file, lineNo, 1};
-    if (fields.size() < 2 || fields.size() > 4 || fields[0].empty())
-      throw model::UserError(pos, "expected 'path,1|0' or 'path,1|0,state;state;...[,race|race-free]'");
+    if (fields.size() < 2 || fields.size() > 5 || fields[0].empty())
+      throw model::UserError(pos, "expected 'path,1|0' or 'path,1|0,state;state;...[,race|race-free][,hang|terminates]'");
     if (fields[1] != "0" && fields[1] != "1")
       throw model::UserError({file, lineNo, static_cast<int>(line.find(',')) + 2}, "expected 1 or 0 after the path");
-    checker::Expectation e{fields[0], fields[1] == "1", std::nullopt, std::nullopt, pos, nullptr};
-    if (fields.size() >= 3 && !(fields.size() == 4 && fields[2].empty())) {
+    checker::Expectation e;
+    e.path = fields[0];
+    e.holds = fields[1] == "1";
+    e.pos = pos;
+    if (fields.size() >= 3 && !(fields.size() >= 4 && fields[2].empty())) {
       e.states.emplace();
       if (!fields[2].empty())
         for (const auto& s : split(fields[2], ';')) e.states->push_back(s);
     }
-    if (fields.size() == 4) {
-      if (fields[3] != "race" && fields[3] != "race-free")
-        throw model::UserError({file, lineNo, static_cast<int>(line.rfind(',')) + 2}, "expected 'race' or 'race-free'");
-      e.racy = fields[3] == "race";
+    for (std::size_t f = 3; f < fields.size(); ++f) {
+      const std::string& word = fields[f];
+      if (word == "race" || word == "race-free") e.racy = word == "race";
+      else if (word == "hang" || word == "terminates") e.terminates = word == "terminates";
+      else if (!(word.empty() && f == 3 && fields.size() == 5))
+        throw model::UserError({file, lineNo, static_cast<int>(line.rfind(',')) + 2},
+                               "expected 'race', 'race-free', 'hang' or 'terminates'");
     }
     out.push_back(std::move(e));
   }

@@ -168,7 +168,9 @@ std::optional<std::vector<Arrival>> Execution::arrivals() const {
       std::optional<std::int64_t> size;
       if (b.size) size = evaluate(b.size);
       if (!id || (b.size && !size)) return std::nullopt;
-      Arrival a{*local(b.event), std::nullopt, false, e.thread, barrierClass(g_, e), *id, size, e.barrier->aligned};
+      // A thread stuck at this barrier arrived and waits: its path has no wait half.
+      const bool blocked = path->end == PathEnd::Barrier && path->stuckEvent == b.event;
+      Arrival a{*local(b.event), std::nullopt, blocked, e.thread, barrierClass(g_, e), *id, size, e.barrier->aligned};
       for (const auto& w : path->barriers) {
         const auto& we = g_.events[static_cast<std::size_t>(w.event)];
         if (we.node == e.node && we.is(Tag::BW)) a.wait = *local(w.event);
@@ -179,7 +181,9 @@ std::optional<std::vector<Arrival>> Execution::arrivals() const {
 }
 
 BarrierContext Execution::barrierContext(const std::vector<StaticUse>& uses) const {
-  BarrierContext c{std::vector<bool>(paths_.size(), true), &uses, &g_};
+  // Only a thread whose code ends exits (a path at the unrolling bound counts as one that ends: it is reported).
+  BarrierContext c{{}, &uses, &g_};
+  for (const ThreadPath* p : paths_) c.exited.push_back(p->end == PathEnd::Exit || p->end == PathEnd::Bound);
   return c;
 }
 

@@ -15,9 +15,24 @@ std::vector<std::string> sortedStates(const std::vector<std::string>& s) {
 }
 
 // Why a result does not meet its expectation; empty when it does.
+std::string livenessMismatch(const Expectation& e, const TestResult& r) {
+  const auto& l = r.liveness;
+  if (!l) return e.terminates ? "liveness was not checked" : "";
+  if (!l->terminates) {
+    if (e.terminates == false) return "";
+    return "a hang" + std::string(e.terminates ? "" : " the expectation does not mention") + " (progress model " +
+           l->model + "): " + hangLine(l->hangs.front(), l->model);
+  }
+  if (!l->decided) return e.terminates ? "liveness UNKNOWN: " + l->reason : "";
+  if (e.terminates == false) return "every execution terminates (progress model " + l->model + "), expected a hang";
+  return "";
+}
+
 std::string mismatch(const Expectation& e, const TestResult& r) {
   if (r.status == Status::Error) return r.reason;
+  if (e.livenessOnly) return livenessMismatch(e, r);
   if (r.status == Status::Unknown) return "UNKNOWN: " + r.reason;
+  if (auto why = livenessMismatch(e, r); !why.empty()) return why;
   if (r.holds != e.holds)
     return "the condition's claim " + std::string(r.holds ? "holds" : "does not hold") + " (" +
            quantifierName(r.quantifier) + "), expected " + (e.holds ? "to hold" : "not to hold");

@@ -1,15 +1,12 @@
-// The explicit enumeration (ExplicitEngine.hpp). Choices are made stage by stage — paths, reads-from, barrier
-// generations, Fence-SC order, coherence — and after each stage the checks that depend on nothing later are
-// decided, so a failing check prunes every later choice at once. That is an optimisation only: the set of
-// consistent executions is exactly the set of candidates on which every check holds.
+// The explicit engine (ExplicitEngine.hpp): the final states of the consistent executions ExecutionSearch
+// enumerates.
 #include "checker/ExplicitEngine.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 
-#include "checker/Execution.hpp"
-#include "checker/Odometer.hpp"
+#include "checker/ExecutionSearch.hpp"
 #include "checker/RaceFinder.hpp"
 #include "checker/WitnessReplay.hpp"
 #include "model/Evaluator.hpp"
@@ -23,34 +20,26 @@ using model::Stage;
 
 namespace {
 
-// Thrown to leave the enumeration when a limit is reached; the result then says Unknown with the reason.
-struct LimitReached {
-  std::string reason;
-};
-
 class Enumeration {
  public:
   Enumeration(const model::CatModel& model, const EngineOptions& options, const frontend::Program& program,
               const model::EventGraph& graph, TestResult& result)
-      : options_(options), program_(program), g_(graph), result_(result), eval_(model),
-        start_(std::chrono::steady_clock::now()) {}
+      : options_(options), program_(program), g_(graph), result_(result), search_(model, options, graph),
+        eval_(search_.evaluator()) {}
 
   void run() {
     keys_ = observedKeys(program_, g_);
-    uses_ = staticUses(g_);
     if (options_.races) races_.emplace(eval_.model(), g_);
     std::vector<std::vector<ThreadPath>> paths;
     for (std::size_t t = 0; t < g_.threads.size(); ++t) paths.push_back(enumeratePaths(g_, static_cast<int>(t)));
+    SearchVisitor visitor;
+    visitor.consistent = [&](const Execution& x, bool thinAir, const std::vector<DivergentRelease>&) {
+      consistent(x, thinAir);
+    };
+    visitor.barrierThinAir = [&] { unknown(thinAirReason()); };
     try {
-      std::vector<std::size_t> choice(paths.size(), 0);
-      if (std::none_of(paths.begin(), paths.end(), [](const auto& p) { return p.empty(); }))
-        do {
-          std::vector<const ThreadPath*> chosen;
-          for (std::size_t t = 0; t < choice.size(); ++t) chosen.push_back(&paths[t][choice[t]]);
-          Execution x(g_, std::move(chosen));
-          pathCombination(x);
-        } while (advance(choice, [&](std::size_t t) { return paths[t].size(); }));
-    } catch (const LimitReached& limit) {
+      search_.run(paths, visitor);
+    } catch (const SearchLimit& limit) {
       unknown(limit.reason);
       result_.resourceLimit = true;
     }
@@ -58,86 +47,6 @@ class Enumeration {
   }
 
  private:
-  void tick() {
-    ++candidates_;
-    if (options_.maxCandidates && candidates_ > options_.maxCandidates)
-      throw LimitReached{"the explicit engine examined its limit of " + std::to_string(options_.maxCandidates) +
-                         " candidate executions"};
-    if (options_.timeoutSeconds > 0 && (candidates_ & 255) == 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > options_.timeoutSeconds)
-      throw LimitReached{timeoutReason(options_.timeoutSeconds)};
-  }
-
-  // A check of an earlier stage fails: every later choice is rejected with it.
-  bool rejectedAt(Stage stage) {
-    if (!eval_.firstFailingCheck(stage)) return false;
-    tick();
-    return true;
-  }
-
-  void pathCombination(Execution& x) {
-    eval_.reset(x.candidate());
-    if (eval_.firstFailingCheck(Stage::Static)) return;
-    std::vector<std::vector<std::size_t>> sources;
-    for (std::size_t r : x.reads()) sources.push_back(x.sourcesOf(r));
-    std::vector<std::size_t> choice(sources.size(), 0), rf(sources.size());
-    do {
-      for (std::size_t k = 0; k < choice.size(); ++k) rf[k] = sources[k][choice[k]];
-      const Execution::Values values = x.setReadsFrom(rf);
-      if (values == Execution::Values::Contradicted) continue;
-      eval_.invalidate(Stage::ReadsFrom);
-      if (rejectedAt(Stage::ReadsFrom)) continue;
-      const auto arrivals = x.arrivals();
-      if (!arrivals) {
-        unknown(thinAirReason());
-        continue;
-      }
-      for (auto& matching : barrierMatchings(*arrivals, x.barrierContext(uses_), x.size())) {
-        // An aligned barrier reached from divergent code has no defined outcome; the liveness check reports it.
-        if (!matching.divergent.empty()) continue;
-        x.candidate().rel(BaseRel::Syncbar) = std::move(matching.syncbar);
-        eval_.invalidate(Stage::Barrier);
-        if (!rejectedAt(Stage::Barrier)) fenceOrders(x, values == Execution::Values::ThinAir);
-      }
-    } while (advance(choice, [&](std::size_t k) { return sources[k].size(); }));
-  }
-
-  void fenceOrders(Execution& x, bool thinAir) {
-    std::vector<std::size_t> fences = x.scFences();
-    do {
-      x.setFenceOrder(fences);
-      eval_.invalidate(Stage::FenceOrder);
-      if (!rejectedAt(Stage::FenceOrder)) coherenceOrders(x, thinAir);
-    } while (std::next_permutation(fences.begin(), fences.end()));
-  }
-
-  void coherenceOrders(Execution& x, bool thinAir) {
-    const auto& writes = x.writesPerLocation();
-    std::vector<const std::vector<model::Order>*> orders;
-    for (std::size_t p = 0; p < writes.size(); ++p) {
-      const int m = static_cast<int>(writes[p].size()) - 1;
-      if (m > model::kMaxOrderedElements)
-        throw LimitReached{"location " + g_.physicalNames[p] + " has " + std::to_string(m) +
-                           " writes: more coherence orders than the explicit engine enumerates (limit " +
-                           std::to_string(model::kMaxOrderedElements) + ")"};
-      orders.push_back(&model::strictPartialOrders(m));
-    }
-    std::vector<std::size_t> choice(writes.size(), 0);
-    do {
-      tick();
-      BitMatrix co(x.size());
-      for (std::size_t p = 0; p < writes.size(); ++p) {
-        const auto& w = writes[p];
-        for (std::size_t k = 1; k < w.size(); ++k) co.set(w[0], w[k]);
-        for (auto [a, b] : (*orders[p])[choice[p]])
-          co.set(w[static_cast<std::size_t>(a) + 1], w[static_cast<std::size_t>(b) + 1]);
-      }
-      x.candidate().rel(BaseRel::Co) = std::move(co);
-      eval_.invalidate(Stage::Coherence);
-      if (!eval_.firstFailingCheck(Stage::Coherence)) consistent(x, thinAir);
-    } while (advance(choice, [&](std::size_t p) { return orders[p]->size(); }));
-  }
-
   static std::string thinAirReason() {
     return "the model permits an execution whose values depend on themselves (out of thin air); its values "
            "cannot be enumerated";
@@ -202,19 +111,16 @@ class Enumeration {
     for (const auto& k : keys_) result_.keys.push_back(k.display);
     result_.noExecution = states_.empty() && result_.status == Status::Ok;
     if (result_.noExecution)
-      result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
-                              "or contradictory assumptions)");
+      result_.notes.push_back(noExecutionNote());
   }
 
   const EngineOptions& options_;
   const frontend::Program& program_;
   const model::EventGraph& g_;
   TestResult& result_;
-  model::Evaluator eval_;
-  std::chrono::steady_clock::time_point start_;
-  std::uint64_t candidates_ = 0;
+  ExecutionSearch search_;
+  model::Evaluator& eval_;
   std::vector<ObservedKey> keys_;
-  std::vector<StaticUse> uses_;
   struct Seen {
     std::uint64_t count = 0;
     Witness witness;  // the first execution ending in the state

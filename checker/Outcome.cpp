@@ -119,6 +119,11 @@ std::string timeoutReason(double seconds) {
   return text.str();
 }
 
+std::string noExecutionNote() {
+  return "no candidate execution is consistent with the model (check for barrier deadlocks or contradictory "
+         "assumptions)";
+}
+
 std::string unspecifiedReason() {
   return "an execution divides by zero (div or rem), whose result PTX leaves unspecified";
 }

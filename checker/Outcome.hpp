@@ -12,6 +12,7 @@
 
 #include "checker/Race.hpp"
 #include "checker/Witness.hpp"
+#include "checker/liveness/LivenessResult.hpp"
 #include "frontend/Program.hpp"
 #include "model/EventGraph.hpp"
 
@@ -87,6 +88,7 @@ struct TestResult {
   std::optional<Explanation> explanation;
   std::optional<unsigned> seed;    // the solver's random seed (Z3 engine)
   std::vector<Drawing> drawings;   // the executions RunOptions::draw asked for (not part of the printed result)
+  std::optional<liveness::LivenessResult> liveness;  // whether every execution terminates (RunOptions::liveness)
   double seconds = 0;
 
   std::uint64_t executions() const { return positive + negative; }
@@ -112,6 +114,9 @@ TestResult errorResult(const std::string& file, const model::UserError& error);
 
 /// Why a run stopped at --timeout, worded the same for both engines ("timeout after 0.2 s").
 std::string timeoutReason(double seconds);
+
+/// The note both engines give a test with no consistent terminating execution, worded the same for both.
+std::string noExecutionNote();
 
 /// Why a consistent execution cannot be given a final state: it needs the result of a division by zero, which
 /// PTX leaves unspecified (model/ValueSemantics.hpp). Worded the same for both engines.

@@ -25,7 +25,8 @@ bool isConstant(const ValuePtr& t) { return t->op == model::ValueOp::Const; }
 // come out in the order a recursive walk would give them.
 class Walker {
  public:
-  Walker(const model::EventGraph& g, int thread) : g_(g), t_(g.threads[static_cast<std::size_t>(thread)]) {}
+  Walker(const model::EventGraph& g, int thread, PathOptions options)
+      : g_(g), t_(g.threads[static_cast<std::size_t>(thread)]), options_(options) {}
 
   std::vector<ThreadPath> run() {
     State s;
@@ -36,6 +37,11 @@ class Walker {
       s.path.finalRegisters = s.regs;
       out_.push_back(std::move(s.path));
       return std::move(out_);
+    }
+    if (options_.stopped) {
+      State never = s;
+      never.path.started = false;
+      emit(std::move(never), PathEnd::Stopped);
     }
     enter(0, s);
     pending_.push_back({nullptr, 0, 0, std::move(s)});
@@ -107,6 +113,12 @@ class Walker {
           continue;
         }
       }
+      // The thread may stay blocked at a barrier's wait half: its arrive half is the event before.
+      if (options_.stuck && ev.is(model::Tag::BW) && k > 0) {
+        State blocked = s;
+        blocked.path.stuckEvent = node.events[k - 1];
+        emit(std::move(blocked), PathEnd::Barrier);
+      }
       if (!perform(ev, e, s)) return;
     }
     afterEvents(node, std::move(s));
@@ -117,6 +129,7 @@ class Walker {
   bool perform(const model::Event& ev, int e, State& s) {
     if (ev.assume) {
       const ValuePtr cond = value::substitute(ev.assume, s.regs);
+      if (options_.stuck && !(isConstant(cond) && cond->constant != 0)) awaitForever(e, cond, s);
       if (isConstant(cond) && cond->constant == 0) return false;
       if (!isConstant(cond)) assume(s, cond, true, false);
     }
@@ -156,39 +169,68 @@ class Walker {
     follow(node.next, std::move(s));
   }
 
+  // The thread stays at blocking read `e` forever: it reads the co-latest write and the condition fails.
+  void awaitForever(int e, const ValuePtr& cond, State s) {
+    s.path.events.push_back(e);
+    for (int r : s.controllingReads) s.path.ctrl.emplace_back(r, e);
+    if (!isConstant(cond)) assume(s, cond, false, false);
+    s.path.stuckEvent = e;
+    s.path.polls = {e};
+    emit(std::move(s), PathEnd::Await);
+  }
+
+  // Ends a path as `end` (a copy of the state, so the walk may go on with it).
+  void emit(State s, PathEnd end) {
+    s.path.end = end;
+    s.path.finalRegisters = s.regs;
+    out_.push_back(std::move(s.path));
+  }
+
   // An iteration that went back to its loop head without an observable effect (SpinLoops.hpp).
   bool unobservableIteration(const State& s, int loop) const {
     const auto& info = t_.loops[static_cast<std::size_t>(loop)];
     for (std::size_t i = s.iterEventStart[static_cast<std::size_t>(loop)]; i < s.path.events.size(); ++i)
-      if (observableEvent(g_.events[static_cast<std::size_t>(s.path.events[i])])) return false;
+      if (observableEvent(g_, s.path.events[i])) return false;
     for (std::size_t i = s.iterAssignStart[static_cast<std::size_t>(loop)]; i < s.assignLog.size(); ++i)
       if (observableAssignment(info, s.assignLog[i])) return false;
     return true;
   }
 
   // Ends the path, or continues it at the edge's target (pushed, so the walk never nests).
+  // A dropped iteration is also the one a stuck thread repeats forever, its reads polling the co-latest writes.
   void follow(const Edge& edge, State s) {
-    if (edge.backEdgeOf >= 0 && unobservableIteration(s, edge.backEdgeOf)) return;
-    if (edge.target == Edge::kBound || edge.target == Edge::kEnd) {
-      if (edge.target == Edge::kBound) s.path.boundLoop = edge.backEdgeOf;
-      s.path.finalRegisters = s.regs;
-      out_.push_back(std::move(s.path));
+    if (edge.backEdgeOf >= 0 && unobservableIteration(s, edge.backEdgeOf)) {
+      if (options_.stuck) {
+        const std::size_t from = s.iterEventStart[static_cast<std::size_t>(edge.backEdgeOf)];
+        for (std::size_t i = from; i < s.path.events.size(); ++i)
+          if (g_.events[static_cast<std::size_t>(s.path.events[i])].is(model::Tag::R)) s.path.polls.push_back(s.path.events[i]);
+        s.path.stuckLoop = edge.backEdgeOf;
+        s.path.stuckFrom = from;
+        emit(std::move(s), PathEnd::Spin);
+      }
       return;
     }
+    if (edge.target == Edge::kBound || edge.target == Edge::kEnd) {
+      if (edge.target == Edge::kBound) s.path.boundLoop = edge.backEdgeOf;
+      emit(std::move(s), edge.target == Edge::kBound ? PathEnd::Bound : PathEnd::Exit);
+      return;
+    }
+    if (options_.stopped) emit(s, PathEnd::Stopped);
     enter(edge.target, s);
     pending_.push_back({nullptr, edge.target, 0, std::move(s)});
   }
 
   const model::EventGraph& g_;
   const model::ThreadGraph& t_;
+  PathOptions options_;
   std::vector<Task> pending_;
   std::vector<ThreadPath> out_;
 };
 
 }  // namespace
 
-std::vector<ThreadPath> enumeratePaths(const model::EventGraph& graph, int thread) {
-  return Walker(graph, thread).run();
+std::vector<ThreadPath> enumeratePaths(const model::EventGraph& graph, int thread, PathOptions options) {
+  return Walker(graph, thread, options).run();
 }
 
 }  // namespace ptxmm::checker

@@ -29,7 +29,34 @@ nlohmann::json accessJson(const RaceAccess& a) {
   return {{"thread", a.thread}, {"instruction", a.instruction}, {"line", a.pos.line}};
 }
 
+std::string stuckText(const liveness::StuckThread& s) {
+  std::string out = s.thread + " " + s.how;
+  if (!s.instruction.empty()) out += " at " + s.pos.file + ":" + std::to_string(s.pos.line) + " (" + s.instruction + ")";
+  return out + ": " + s.detail;
+}
+
+nlohmann::json livenessJson(const liveness::LivenessResult& l) {
+  nlohmann::json hangs = nlohmann::json::array();
+  for (const auto& h : l.hangs) {
+    nlohmann::json threads = nlohmann::json::array();
+    for (const auto& s : h.threads)
+      threads.push_back({{"thread", s.thread}, {"how", s.how}, {"instruction", s.instruction}, {"file", s.pos.file},
+                         {"line", s.pos.line}, {"detail", s.detail}});
+    hangs.push_back({{"kind", h.kind}, {"threads", threads}});
+  }
+  nlohmann::json j{{"terminates", l.terminates}, {"decided", l.decided}, {"model", l.model}, {"method", l.method},
+                   {"hangs", hangs}};
+  if (!l.decided) j["reason"] = l.reason;
+  return j;
+}
+
 }  // namespace
+
+std::string hangLine(const liveness::Hang& hang, const std::string& model) {
+  std::string out = "Hang " + hang.kind + " (progress model " + model + "): ";
+  for (std::size_t k = 0; k < hang.threads.size(); ++k) out += (k ? "; " : "") + stuckText(hang.threads[k]);
+  return out;
+}
 
 std::string stateText(const TestResult& r, const FinalState& s) {
   std::string out;
@@ -66,6 +93,12 @@ std::string toHerdText(const TestResult& r) {
   const bool complete = r.status == Status::Ok;
   out << "States " << r.states.size() << (complete ? "" : " (incomplete: the run stopped, see Reason)") << "\n";
   for (const auto& s : r.states) out << stateLine(r, s) << "\n";
+  // A hang is said before anything that could read as a pass.
+  if (r.liveness) {
+    for (const auto& h : r.liveness->hangs) out << hangLine(h, r.liveness->model) << "\n";
+    if (!r.liveness->decided)
+      out << "Liveness unknown (progress model " << r.liveness->model << "): " << r.liveness->reason << "\n";
+  }
   if (r.status == Status::Ok) {
     out << (r.holds ? "Ok" : "No") << "\n";
   } else {
@@ -150,6 +183,7 @@ nlohmann::json toJson(const TestResult& r) {
       j["races"].push_back({{"kind", race.kind}, {"first", accessJson(race.first)}, {"second", accessJson(race.second)},
                             {"fix", race.fix}});
   }
+  if (r.liveness) j["liveness"] = livenessJson(*r.liveness);
   j["time_ms"] = r.seconds * 1000.0;
   return j;
 }

@@ -13,8 +13,13 @@ namespace ptxmm::checker {
 std::string toHerdText(const TestResult& result);
 
 /// The JSON object: name, file, engine, condition{kind,text}, holds, states[{values,satisfies}], executions,
-/// positive, negative, witness_unit, seed, status, reason, notes, flags, races (when searched), time_ms.
+/// positive, negative, witness_unit, seed, status, reason, notes, flags, races (when searched), liveness
+/// {terminates, decided, model, method, hangs[{kind, threads[{thread, how, instruction, file, line, detail}]}],
+/// reason} (when checked), time_ms.
 nlohmann::json toJson(const TestResult& result);
+
+/// One `Hang` line: the kind, the progress model, and each stuck thread with where and why.
+std::string hangLine(const liveness::Hang& hang, const std::string& model);
 
 /// One line naming a race: its kind and both instructions with their positions.
 std::string raceLine(const Race& race);

@@ -8,6 +8,7 @@
 #include "checker/PathEnumerator.hpp"
 #include "checker/ResultPrinter.hpp"
 #include "checker/WitnessReplay.hpp"
+#include "checker/liveness/Liveness.hpp"
 #include "frontend/lower/Unroller.hpp"
 
 namespace ptxmm::checker {
@@ -120,6 +121,10 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
       return r;
     }
     TestResult result = makeEngine(model, options)->run(program, graph);
+    if (options.liveness && result.status != Status::Error && result.status != Status::Internal)
+      result.liveness = liveness::checkLiveness(model, graph, {options.progress, options.engineOptions});
+    // The engines' hint that no execution ends is superseded by the hangs that say why.
+    if (result.liveness && !result.liveness->hangs.empty()) std::erase(result.notes, noExecutionNote());
     if (options.explain && !result.explanation && result.status == Status::Ok) {
       // The explanation search is a sequence of solver queries: an engine without them borrows the solver's.
       EngineOptions query = options.engineOptions;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "checker/Engine.hpp"
+#include "checker/liveness/ProgressModel.hpp"
 
 namespace ptxmm::checker {
 
@@ -27,6 +28,8 @@ struct RunOptions {
   const model::CatModel* otherMbarrierReading = nullptr;
   std::string otherMbarrierName;
   std::optional<Show> draw;  // draw these executions into TestResult::drawings; none: draw nothing
+  bool liveness = true;      // also decide whether every execution terminates (TestResult::liveness)
+  liveness::ProgressModel progress;  // the progress model liveness assumes
 };
 
 /// The engine `options.engine` names, set up as `options` ask (its engine options, --explain).

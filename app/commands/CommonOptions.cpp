@@ -82,6 +82,17 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--max-events", o.run.maxEvents, "events in the unrolled test before the verdict is UNKNOWN (0: none)");
   cmd.add_flag("--cross-check", o.run.engineOptions.crossCheck,
                "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");
+  cmd.add_option_function<std::string>(
+         "--progress",
+         [&o](const std::string& text) {
+           std::string error;
+           const auto m = checker::liveness::parseProgressModel(text, error);
+           if (!m) throw CLI::ValidationError("--progress", error);
+           o.run.progress = *m;
+         },
+         "progress model the hang check assumes: fair (default), hsa, obe, hsa_obe, lobe or unfair, or per level "
+         "(cta=fair,gpu=obe,sys=fair); see README \"Hangs and progress models\"");
+  cmd.add_flag("--no-liveness{false}", o.run.liveness, "do not check whether every execution terminates");
 }
 
 ExitCode exitFor(const checker::TestResult& r) {
@@ -89,9 +100,12 @@ ExitCode exitFor(const checker::TestResult& r) {
     case checker::Status::Error: return ExitCode::UserError;
     case checker::Status::Internal: return ExitCode::InternalError;
     case checker::Status::Unknown: return ExitCode::Unknown;
-    case checker::Status::Ok: return r.holds ? ExitCode::Ok : ExitCode::ExpectationFailed;
+    case checker::Status::Ok: break;
   }
-  return ExitCode::InternalError;
+  // A hang fails the run; a liveness verdict a bound left open is UNKNOWN.
+  if (r.liveness && !r.liveness->terminates) return ExitCode::ExpectationFailed;
+  if (r.liveness && !r.liveness->decided) return ExitCode::Unknown;
+  return r.holds ? ExitCode::Ok : ExitCode::ExpectationFailed;
 }
 
 }  // namespace ptxmm::app

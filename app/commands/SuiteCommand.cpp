@@ -65,6 +65,7 @@ class Progress {
 struct SuiteCommand {
   CommonOptions common;
   std::string expected, nvlitmus, root, exceptions, shard, report;
+  bool liveness = false;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
   ExitCode run() {
@@ -85,8 +86,16 @@ struct SuiteCommand {
         throw UsageError("--shard expects K/N with 1 <= K <= N, got '" + shard + "'");
     }
     // An nvlitmus directory (or file) carries its expectations in its tests' permit/assert lines.
-    const auto expectations = shardOf(nvlitmus.empty() ? readExpectations(expected) : readNvLitmusExpectations(nvlitmus),
-                                      options.shard, options.shards);
+    auto expectations = shardOf(nvlitmus.empty() ? readExpectations(expected) : readNvLitmusExpectations(nvlitmus),
+                                options.shard, options.shards);
+    // Dat3M's liveness expectations: the second column says whether every execution terminates.
+    if (liveness) {
+      if (!common.run.liveness) throw UsageError("suite --liveness needs the liveness check (drop --no-liveness)");
+      for (auto& e : expectations) {
+        e.terminates = e.holds;
+        e.livenessOnly = true;
+      }
+    }
     if (!nvlitmus.empty())
       root = std::filesystem::is_directory(nvlitmus) ? nvlitmus : std::filesystem::path(nvlitmus).parent_path().string();
     options.root = root.empty() ? std::filesystem::path(expected).parent_path().string() : root;
@@ -159,6 +168,9 @@ Command addSuiteCommand(CLI::App& app) {
       ->excludes(expectedOpt)
       ->excludes(rootOpt);
   cmd->add_option("--exceptions", state->exceptions, "known differences, one 'path reason' per line");
+  cmd->add_flag("--liveness", state->liveness,
+                "the expectations are liveness verdicts (path,1|0: 1 = every execution terminates under --progress, "
+                "Dat3M's liveness files); only liveness is judged");
   cmd->add_option("-j,--jobs", state->jobs, "tests checked in parallel")->check(CLI::PositiveNumber);
   cmd->add_option("--shard", state->shard, "run only shard K of N (K/N, 1 <= K <= N), e.g. for Slurm job arrays");
   cmd->add_option("--report", state->report, "write a JSON report of every test to this file");

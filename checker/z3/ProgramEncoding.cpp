@@ -241,7 +241,7 @@ void ProgramEncoding::encodeThread(int t) {
         for (const auto& [reg, t2] : other.assigns) assignsLive |= observableAssignment(info, reg);
         z3::expr clean = ctx_.bool_val(!assignsLive);
         for (int e : other.events)
-          if (observableEvent(graph_.events[static_cast<std::size_t>(e)])) clean = clean && !events_.at(static_cast<std::size_t>(e));
+          if (observableEvent(graph_, e)) clean = clean && !events_.at(static_cast<std::size_t>(e));
         pure = pure && (!exec[q] || clean);
       }
       return pure;

@@ -265,8 +265,7 @@ class Query {
     decideCondition(result_);
     result_.noExecution = result_.states.empty() && result_.status == Status::Ok;
     if (result_.noExecution)
-      result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
-                              "or contradictory assumptions)");
+      result_.notes.push_back(noExecutionNote());
   }
 
   // One query decides the claim: exists/~exists ask for a state satisfying the proposition, forall for one
@@ -283,8 +282,7 @@ class Query {
     if (result_.holds && program_.condition.quantifier != frontend::Condition::Quantifier::Exists &&
         !sat(ctx_.bool_val(true)) && !stopped_) {
       result_.noExecution = true;
-      result_.notes.push_back("no candidate execution is consistent with the model (check for barrier deadlocks "
-                              "or contradictory assumptions)");
+      result_.notes.push_back(noExecutionNote());
     }
   }
 

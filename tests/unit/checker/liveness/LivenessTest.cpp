@@ -1,0 +1,129 @@
+// The liveness check (checker/liveness/Liveness.hpp) on small tests: each kind of hang is found with its stuck
+// threads and lines, its fixed sibling terminates, the progress model decides the unscheduled-producer shape,
+// memory fairness lets a spinning poll see the co-latest write, RMW polls are awaits, and a loop the bound cuts
+// short leaves the verdict UNKNOWN.
+#include <catch2/catch.hpp>
+
+#include "checker/liveness/Liveness.hpp"
+#include "frontend/litmus/LitmusParser.hpp"
+#include "frontend/lower/Unroller.hpp"
+#include "unit/checker/CheckerTestSupport.hpp"
+
+using namespace ptxmm;
+using namespace ptxmm::testing;
+using checker::liveness::LivenessResult;
+
+namespace {
+
+LivenessResult check(const std::string& threads, const std::string& body, const char* progress = "fair", int unroll = 2) {
+  const std::string text = "PTX t\n{ x=0; y=0; flag=0; }\n" + threads + "\n" + body + "exists (x == 0)\n";
+  const auto program = frontend::parseLitmus(text, "t.litmus");
+  const auto graph = frontend::unroll(program, {unroll});
+  std::string error;
+  return checker::liveness::checkLiveness(ptxModel(), graph, {*checker::liveness::parseProgressModel(progress, error), {}});
+}
+
+const std::string twoCtas = " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;";
+const std::string oneCta = " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;";
+
+}  // namespace
+
+TEST_CASE("a spin loop whose exit value is never written hangs; written, it terminates", "[liveness]") {
+  const auto hang = check(twoCtas, " LC00: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r0, flag | ;\n beq r0, 0, LC00 | ;\n");
+  REQUIRE(hang.decided);
+  CHECK_FALSE(hang.terminates);
+  REQUIRE(hang.hangs.size() == 1);
+  CHECK(hang.hangs[0].kind == "spin");
+  REQUIRE(hang.hangs[0].threads.size() == 1);
+  CHECK(hang.hangs[0].threads[0].thread == "P0");
+  CHECK(hang.hangs[0].threads[0].pos.line == 6);  // the back edge
+  CHECK(hang.hangs[0].threads[0].detail.find("flag=0") != std::string::npos);
+  const auto ok = check(twoCtas, " LC00: | st.relaxed.gpu flag, 1 ;\n ld.relaxed.gpu r0, flag | ;\n beq r0, 0, LC00 | ;\n");
+  CHECK(ok.decided);
+  CHECK(ok.terminates);
+  CHECK(ok.model == "fair");
+}
+
+TEST_CASE("spin loops waiting on each other hang; a barrier and a loop too", "[liveness]") {
+  const auto cycle = check(twoCtas,
+                           " LC00: | LC10: ;\n ld.acquire.gpu r0, y | ld.acquire.gpu r0, x ;\n"
+                           " beq r0, 0, LC00 | beq r0, 0, LC10 ;\n st.release.gpu x, 1 | st.release.gpu y, 1 ;\n");
+  REQUIRE_FALSE(cycle.terminates);
+  CHECK(cycle.hangs[0].threads.size() == 2);
+  const auto mixed = check(oneCta,
+                           " LC00: | bar.sync 1, 64 ;\n ld.relaxed.gpu r0, flag | st.relaxed.gpu flag, 1 ;\n"
+                           " beq r0, 0, LC00 | ;\n bar.sync 1, 64 | ;\n");
+  REQUIRE_FALSE(mixed.terminates);
+  CHECK(mixed.hangs[0].kind == "mixed");
+}
+
+TEST_CASE("barriers that cannot complete hang", "[liveness]") {
+  const auto counts = check(oneCta, " bar.sync 1, 64 | bar.sync 1, 96 ;\n");
+  REQUIRE_FALSE(counts.terminates);
+  CHECK(counts.hangs[0].kind == "barrier");
+  CHECK(counts.hangs[0].threads.size() == 2);
+  CHECK(check(oneCta, " bar.sync 1, 64 | bar.sync 1, 64 ;\n").terminates);
+  // Dat3M's quorum: 3 of the test's threads must arrive.
+  CHECK_FALSE(check(oneCta, " bar.cta.sync 1, 0, 3 | bar.cta.sync 1, 0, 3 ;\n").terminates);
+  CHECK(check(oneCta, " bar.cta.sync 1, 0, 2 | bar.cta.sync 1, 0, 2 ;\n").terminates);
+  // Without a count every thread of the CTA that uses the barrier must arrive or exit: crossed ids deadlock.
+  CHECK_FALSE(check(oneCta, " bar.cta.sync 0 | bar.cta.sync 1 ;\n bar.cta.sync 1 | bar.cta.sync 0 ;\n").terminates);
+}
+
+TEST_CASE("an aligned barrier completed by an exit is reported as divergent", "[liveness]") {
+  const std::string body = " st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x ;\n BAR | bne r0, 0, LC01 ;\n | BAR ;\n | LC01: ;\n";
+  auto with = [&](const std::string& bar) {
+    std::string b = body;
+    for (auto at = b.find("BAR"); at != std::string::npos; at = b.find("BAR")) b.replace(at, 3, bar);
+    return check(oneCta, b);
+  };
+  const auto aligned = with("bar.sync 0");
+  REQUIRE_FALSE(aligned.terminates);
+  CHECK(aligned.hangs[0].kind == "divergent-barrier");
+  CHECK(with("barrier.sync 0").terminates);
+}
+
+TEST_CASE("the progress model decides a consumer that waits for an unscheduled producer", "[liveness]") {
+  const std::string consumerFirst = " LC00: | st.relaxed.gpu flag, 1 ;\n ld.relaxed.gpu r0, flag | ;\n beq r0, 0, LC00 | ;\n";
+  CHECK(check(twoCtas, consumerFirst, "fair").terminates);
+  for (const char* weak : {"hsa", "obe", "hsa_obe", "lobe", "unfair"}) {
+    INFO(weak);
+    const auto r = check(twoCtas, consumerFirst, weak);
+    REQUIRE_FALSE(r.terminates);
+    CHECK(r.model == weak);
+    bool starved = false;
+    for (const auto& s : r.hangs[0].threads) starved |= s.thread == "P1" && s.how == "not-scheduled";
+    CHECK(starved);
+  }
+  const std::string producerFirst = " st.relaxed.gpu flag, 1 | LC00: ;\n | ld.relaxed.gpu r0, flag ;\n | beq r0, 0, LC00 ;\n";
+  CHECK(check(twoCtas, producerFirst, "hsa").terminates);
+  CHECK(check(twoCtas, producerFirst, "lobe").terminates);
+  CHECK_FALSE(check(twoCtas, producerFirst, "obe").terminates);
+}
+
+TEST_CASE("RMW polls are awaits", "[liveness][spin]") {
+  const std::string poll = " LC00: | WRITER ;\n atom.relaxed.gpu.add r0, flag, 0 | ;\n beq r0, 0, LC00 | ;\n";
+  auto with = [&](const std::string& writer) {
+    std::string b = poll;
+    b.replace(b.find("WRITER"), 6, writer);
+    return check(twoCtas, b);
+  };
+  const auto hang = with("st.relaxed.gpu x, 1");
+  CHECK(hang.decided);
+  CHECK_FALSE(hang.terminates);
+  const auto ok = with("st.relaxed.gpu flag, 1");
+  CHECK(ok.decided);
+  CHECK(ok.terminates);
+  // A compare-and-swap of 0 for 0 leaves memory unchanged too.
+  const auto cas = check(twoCtas, " LC00: | st.relaxed.gpu flag, 1 ;\n atom.relaxed.gpu.cas r0, flag, 0, 0 | ;\n beq r0, 0, LC00 | ;\n");
+  CHECK(cas.decided);
+  CHECK(cas.terminates);
+}
+
+TEST_CASE("a loop the unrolling bound cuts short leaves liveness UNKNOWN", "[liveness]") {
+  // Each iteration writes, so none is dropped: every stuck candidate needs more iterations than the bound.
+  const auto r = check(twoCtas, " LC00: | st.relaxed.gpu x, 1 ;\n st.relaxed.gpu y, 1 | ;\n ld.relaxed.gpu r0, flag | ;\n beq r0, 0, LC00 | ;\n");
+  CHECK_FALSE(r.decided);
+  CHECK(r.terminates);
+  CHECK(r.reason.find("raise --unroll") != std::string::npos);
+}
