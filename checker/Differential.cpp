@@ -123,6 +123,23 @@ EngineComparison compareEngines(const model::CatModel& model, const frontend::Pr
   else if (races(c.reference) != races(c.solver))
     c.difference = "races differ: " + ref + " " + races(c.reference) + "; " + other + " " + races(c.solver);
   if (!c.difference.empty()) return c;
+  // Liveness, each engine deciding it on its own (issue 13).
+  if (options.liveness) {
+    const liveness::LivenessOptions live{options.progress, limits};
+    const auto a = reference.liveness(model, graph, live), b = solver.liveness(model, graph, live);
+    auto verdict = [](const liveness::LivenessResult& l) {
+      return !l.terminates ? std::string("hangs") : l.decided ? std::string("terminates") : "unknown (" + l.reason + ")";
+    };
+    if (a.resourceLimit || b.resourceLimit) {
+      c.inconclusive = true;
+      c.limit = "liveness: " + (a.resourceLimit ? ref + ": " + a.reason : other + ": " + b.reason);
+      return c;
+    }
+    if (a.terminates != b.terminates || a.decided != b.decided) {
+      c.difference = "liveness differs: " + ref + " " + verdict(a) + "; " + other + " " + verdict(b);
+      return c;
+    }
+  }
   const frontend::Program reversed = withThreadsReversed(program);
   const TestResult solverReversed =
       solver.make(model, checked)->run(reversed, frontend::unroll(reversed, {options.unroll}));

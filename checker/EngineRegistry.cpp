@@ -7,6 +7,7 @@
 
 #include "checker/ExplicitEngine.hpp"
 #include "checker/z3/Z3Engine.hpp"
+#include "checker/z3/Z3Liveness.hpp"
 
 namespace ptxmm::checker {
 namespace {
@@ -25,8 +26,8 @@ const EngineInfo& first(bool EngineInfo::*role) {
 
 const std::vector<EngineInfo>& engines() {
   static const std::vector<EngineInfo> table{
-      {"z3", false, true, make<Z3Engine>},
-      {"explicit", true, false, make<ExplicitEngine>},
+      {"z3", false, true, make<Z3Engine>, z3enc::checkLiveness},
+      {"explicit", true, false, make<ExplicitEngine>, liveness::checkLiveness},
   };
   return table;
 }

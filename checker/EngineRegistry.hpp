@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/Engine.hpp"
+#include "checker/liveness/Liveness.hpp"
 
 namespace ptxmm::checker {
 
@@ -18,6 +19,9 @@ struct EngineInfo {
   bool reference = false;  // the simulator the others are compared with (ptxmm diff, fuzz-diff)
   bool solver = false;     // answers listStates = false with one query, and `explain`
   std::function<std::unique_ptr<Engine>(const model::CatModel&, const EngineOptions&)> make;
+  // Its own liveness check (checker/liveness/Liveness.hpp's question, decided by this engine).
+  std::function<liveness::LivenessResult(const model::CatModel&, const model::EventGraph&, const liveness::LivenessOptions&)>
+      liveness;
 };
 
 /// Every engine, the default first.

@@ -8,7 +8,6 @@
 #include "checker/PathEnumerator.hpp"
 #include "checker/ResultPrinter.hpp"
 #include "checker/WitnessReplay.hpp"
-#include "checker/liveness/Liveness.hpp"
 #include "frontend/lower/Unroller.hpp"
 
 namespace ptxmm::checker {
@@ -122,7 +121,7 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
     }
     TestResult result = makeEngine(model, options)->run(program, graph);
     if (options.liveness && result.status != Status::Error && result.status != Status::Internal)
-      result.liveness = liveness::checkLiveness(model, graph, {options.progress, options.engineOptions});
+      result.liveness = engineNamed(options.engine).liveness(model, graph, {options.progress, options.engineOptions});
     // The engines' hint that no execution ends is superseded by the hangs that say why.
     if (result.liveness && !result.liveness->hangs.empty()) std::erase(result.notes, noExecutionNote());
     if (options.explain && !result.explanation && result.status == Status::Ok) {

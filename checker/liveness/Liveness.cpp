@@ -55,6 +55,7 @@ class Search {
       search_.run(paths, visitor);
     } catch (const SearchLimit& limit) {
       undecided(limit.reason);
+      result_.resourceLimit = !result_.decided;
     }
     result_.terminates = result_.hangs.empty();
     if (!result_.terminates) {
@@ -107,10 +108,13 @@ class Search {
   void consistent(const Execution& x, bool thinAir, const std::vector<DivergentRelease>& divergent) {
     const auto& paths = x.paths();
     const bool allExit = std::all_of(paths.begin(), paths.end(), [](const ThreadPath* p) { return p->end == PathEnd::Exit; });
-    if (!divergent.empty()) record(divergentHang(x, divergent));
-    if (allExit) return;
+    if (allExit) {
+      if (!divergent.empty() && !thinAir) record(divergentHang(x, divergent));
+      return;
+    }
     if (thinAir) return undecided(thinAirReason());
     if (!fair(x)) return;
+    if (!divergent.empty()) record(divergentHang(x, divergent));
     for (std::size_t t = 0; t < paths.size(); ++t)
       if (paths[t]->end == PathEnd::Bound) {
         const auto& loop = g_.threads[t].loops[static_cast<std::size_t>(paths[t]->boundLoop)];

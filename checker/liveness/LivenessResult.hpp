@@ -35,6 +35,7 @@ struct LivenessResult {
   std::string model;        // the progress model assumed ("fair")
   std::vector<Hang> hangs;  // empty when it terminates
   std::string reason;       // why it is not decided
+  bool resourceLimit = false;  // not decided because a timeout or a size limit stopped the search
   std::string method;       // which engine's search decided it ("explicit", "z3")
 };
 

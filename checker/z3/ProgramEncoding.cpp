@@ -10,6 +10,7 @@
 
 #include "checker/BarrierRules.hpp"
 #include "checker/SpinLoops.hpp"
+#include "checker/liveness/ProgressRules.hpp"
 #include "checker/z3/SymbolicAlgebra.hpp"
 #include "checker/z3/ValueEncoding.hpp"
 #include "model/StaticRelations.hpp"
@@ -53,9 +54,10 @@ struct ProgramEncoding::ThreadState {
   DepSet controlling;
 };
 
-ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys)
+ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys,
+                                 const liveness::ProgressModel* liveness)
     : ctx_(ctx), graph_(graph), constraints_(ctx), unspecified_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()),
-      divergent_(ctx.bool_val(false)) {
+      divergent_(ctx.bool_val(false)), liveness_(liveness) {
   const std::size_t n = size();
   // Every execution listed for outcomes ends each thread (the unrolling bound is reported, not listed).
   exited_.assign(graph_.threads.size(), ctx.bool_val(true));
@@ -73,7 +75,10 @@ ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& grap
   encodeFenceOrder();
   encodeBarriers();
   // An aligned barrier reached from divergent code has no defined outcome (the liveness check reports it).
-  constraints_.push_back(!divergent_);
+  if (liveness_)
+    encodeFairness();
+  else
+    constraints_.push_back(!divergent_);
   encodeOutcome(keys);
   for (std::size_t t = 0; t < model::kTagCount; ++t) bounds_.sets[t] = sets_[t].may;
   for (std::size_t r = 0; r < model::kBaseRelCount; ++r) bounds_.relations[r] = rels_[r].may;
@@ -88,13 +93,22 @@ void ProgramEncoding::encodeThread(int t) {
   std::vector<z3::expr> initRegs;
   for (auto v : tg.regInit) initRegs.push_back(ctx_.bv_val(v, kValueBits));
   const std::vector<z3::expr> initUnspec(regs, ctx_.bool_val(false));
+  const z3::expr yes = ctx_.bool_val(true), no = ctx_.bool_val(false);
   if (tg.nodes.empty()) {
     for (std::size_t r = 0; r < regs; ++r) {
       finalRegs_.push_back(initRegs[r]);
       finalUnspec_.push_back(initUnspec[r]);
     }
+    ends_.push_back({yes, no, no, no, no, yes});
     return;
   }
+  // Liveness mode: how the thread ends, collected along the way.
+  const bool live = liveness_ != nullptr, stops = live && !liveness_->fair();
+  const std::string tag = "_" + std::to_string(t) + "_";
+  z3::expr blockedAny = no, spinningAny = no, stoppedAny = no, started = yes;
+  auto fresh = [&](const std::string& what, std::size_t where) {
+    return ctx_.bool_const((what + tag + std::to_string(where)).c_str());
+  };
 
   // Incoming edges per node: (condition, state after the predecessor).
   std::vector<std::vector<std::pair<z3::expr, ThreadState>>> incoming(tg.nodes.size());
@@ -161,17 +175,38 @@ void ProgramEncoding::encodeThread(int t) {
   for (std::size_t ni = 0; ni < tg.nodes.size(); ++ni) {
     const model::Node& node = tg.nodes[ni];
     ThreadState s = ni == 0 ? ThreadState{initRegs, initUnspec, std::vector<DepSet>(regs), {}} : merge(incoming[ni]);
-    const z3::expr here = ni == 0 ? ctx_.bool_val(true) : [&] {
+    const z3::expr reached = ni == 0 ? ctx_.bool_val(true) : [&] {
       z3::expr_vector conds(ctx_);
       for (const auto& [c, st] : incoming[ni]) conds.push_back(c);
       return z3::mk_or(conds);
     }();
+    // A thread the progress model need not schedule may stop before any node.
+    z3::expr here = reached;
+    if (stops) {
+      const z3::expr stop = fresh("stop", ni);
+      constraints_.push_back(z3::implies(stop, reached));
+      here = reached && !stop;
+      stoppedAny = stoppedAny || stop;
+      if (ni == 0) started = !stop;
+    }
     exec.push_back(here);
+    z3::expr halt = no;  // the thread stays in this node for good (blocked at its wait or blocking read)
 
-    for (int e : node.events) {
+    for (std::size_t k = 0; k < node.events.size(); ++k) {
+      const int e = node.events[k];
       const auto& ev = graph_.events[static_cast<std::size_t>(e)];
       const auto ue = static_cast<std::size_t>(e);
       z3::expr ex = here;
+      // Liveness: the thread may block at a barrier's wait half (its arrive half is the event before).
+      if (live && ev.is(Tag::BW) && k > 0) {
+        const z3::expr blk = fresh("blocked", ue);
+        constraints_.push_back(z3::implies(blk, here));
+        ex = here && !blk;
+        halt = halt || blk;
+        blockedAny = blockedAny || blk;
+        blocked_.emplace(node.events[k - 1], blk);
+        stuckPoints_.push_back({t, blk, "barrier", node.events[k - 1], -1});
+      }
       if (ev.existsIf) {
         ex = here && evaluated(ev.existsIf, s, here) != ctx_.bv_val(0, kValueBits);
         DepSet d;
@@ -181,8 +216,22 @@ void ProgramEncoding::encodeThread(int t) {
       events_.set(ue, ex);
       for (const auto& [read, c] : s.controlling) addDep(BaseRel::Ctrl, read, e, ex && c);
       if (ev.is(Tag::R)) value_[ue] = ctx_.bv_const(("v" + std::to_string(e)).c_str(), kValueBits);
-      // A blocking event happens only once its condition holds (see PathEnumerator).
-      if (ev.assume) constraints_.push_back(z3::implies(ex, evaluated(ev.assume, s, ex) != ctx_.bv_val(0, kValueBits)));
+      // A blocking event happens only once its condition holds (see PathEnumerator); in liveness mode the thread
+      // may instead wait there forever, reading the co-latest write.
+      if (ev.assume) {
+        const z3::expr holds = evaluated(ev.assume, s, ex) != ctx_.bv_val(0, kValueBits);
+        if (live) {
+          const z3::expr aw = fresh("await", ue);
+          constraints_.push_back(z3::implies(aw, ex && !holds));
+          constraints_.push_back(z3::implies(ex && !aw, holds));
+          halt = halt || aw;
+          blockedAny = blockedAny || aw;
+          fairReads_.push_back({aw, e, {}});
+          stuckPoints_.push_back({t, aw, "await", e, -1});
+        } else {
+          constraints_.push_back(z3::implies(ex, holds));
+        }
+      }
       if (ev.is(Tag::W) && ev.value) {
         value_[ue] = evaluated(ev.value, s, ex);
         DepSet d;
@@ -247,10 +296,41 @@ void ProgramEncoding::encodeThread(int t) {
       return pure;
     };
 
-    std::vector<std::pair<model::Edge, z3::expr>> successors{{node.next, here && !takenCond}};
-    if (node.branch) successors.emplace_back(node.taken, here && takenCond);
-    for (const auto& [edge, cond] : successors) {
-      if (edge.backEdgeOf >= 0) dropped = dropped || (cond && unobservable(edge.backEdgeOf));
+    // The reads and writes of the iteration of `loop` ending here (for memory fairness of a repeated iteration).
+    auto iterationEvents = [&](int loop, bool reads) {
+      const auto& info = tg.loops[static_cast<std::size_t>(loop)];
+      std::vector<int> out;
+      for (std::size_t q = 0; q <= ni; ++q) {
+        const auto& other = tg.nodes[q];
+        if (other.instr < info.header || other.instr > info.last) continue;
+        bool same = true;
+        for (std::size_t l = 0; l < tg.loops.size(); ++l) {
+          const auto& outer = tg.loops[l];
+          if (outer.header <= info.header && info.last <= outer.last && other.iteration[l] != node.iteration[l]) same = false;
+        }
+        if (!same) continue;
+        for (int e : other.events)
+          if (graph_.events[static_cast<std::size_t>(e)].is(reads ? Tag::R : Tag::W)) out.push_back(e);
+      }
+      return out;
+    };
+
+    const z3::expr go = here && !halt;
+    std::vector<std::pair<model::Edge, z3::expr>> successors{{node.next, go && !takenCond}};
+    if (node.branch) successors.emplace_back(node.taken, go && takenCond);
+    for (auto [edge, cond] : successors) {
+      // Liveness: an unobservable iteration is the one a stuck thread repeats forever; it goes no further.
+      if (edge.backEdgeOf >= 0 && live) {
+        const z3::expr u = unobservable(edge.backEdgeOf);
+        const z3::expr spin = cond && u;
+        spinningAny = spinningAny || spin;
+        for (int r : iterationEvents(edge.backEdgeOf, true))
+          fairReads_.push_back({spin && events_.at(static_cast<std::size_t>(r)), r, iterationEvents(edge.backEdgeOf, false)});
+        stuckPoints_.push_back({t, spin, "spin", node.events.empty() ? -1 : node.events.front(), edge.backEdgeOf});
+        cond = cond && !u;
+      } else if (edge.backEdgeOf >= 0) {
+        dropped = dropped || (cond && unobservable(edge.backEdgeOf));
+      }
       if (edge.target == model::Edge::kEnd)
         ends.emplace_back(cond, after);
       else if (edge.target == model::Edge::kBound)
@@ -260,6 +340,16 @@ void ProgramEncoding::encodeThread(int t) {
     }
   }
   constraints_.push_back(!dropped);
+  if (live) {
+    z3::expr_vector exits(ctx_), bounds(ctx_);
+    for (const auto& [c, st] : ends) exits.push_back(c);
+    for (const auto& hit : boundHits_)
+      if (hit.thread == t) bounds.push_back(hit.when);
+    const z3::expr exited = exits.empty() ? no : z3::mk_or(exits), bound = bounds.empty() ? no : z3::mk_or(bounds);
+    ends_.push_back({exited, bound, blockedAny, spinningAny, stoppedAny, started});
+    // Only a thread whose code ends exits (one at the bound counts as ending: it is reported), as in Execution.
+    exited_[static_cast<std::size_t>(t)] = exited || bound;
+  }
   const ThreadState end = ends.empty() ? ThreadState{initRegs, initUnspec, std::vector<DepSet>(regs), {}} : merge(ends);
   for (std::size_t r = 0; r < regs; ++r) {
     finalRegs_.push_back(end.regs[r]);
@@ -476,6 +566,34 @@ void ProgramEncoding::encodeOutcome(const std::vector<ObservedKey>& keys) {
     constraints_.push_back(z3::atleast(choices, 1));
     outcome_.push_back(final);
   }
+}
+
+// Memory fairness: a read that a stuck thread repeats reads a write that no other write is co-after, except the
+// writes of the repeated iteration itself (an RMW poll writes back what it read).
+void ProgramEncoding::encodeFairness() {
+  const auto& rf = rels_[static_cast<std::size_t>(BaseRel::Rf)];
+  const auto& co = rels_[static_cast<std::size_t>(BaseRel::Co)];
+  for (const auto& f : fairReads_) {
+    const auto r = static_cast<std::size_t>(f.read);
+    for (std::size_t w = 0; w < size(); ++w) {
+      if (!rf.may.test(w, r)) continue;
+      z3::expr latest = ctx_.bool_val(true);
+      for (std::size_t x = 0; x < size(); ++x)
+        if (co.may.test(w, x) && std::find(f.own.begin(), f.own.end(), static_cast<int>(x)) == f.own.end())
+          latest = latest && !co.at(w, x);
+      constraints_.push_back(z3::implies(f.when && rf.at(w, r), latest));
+    }
+  }
+}
+
+z3::expr ProgramEncoding::admitted() const {
+  std::vector<liveness::Member<z3::expr>> threads;
+  for (std::size_t t = 0; t < ends_.size(); ++t) {
+    const ThreadEnd& e = ends_[t];
+    // A thread at the bound may still do anything: it is taken as running, as the explicit search does.
+    threads.push_back({static_cast<int>(t), e.started, e.spinning || e.bound || e.stopped, !e.stopped});
+  }
+  return liveness::hierarchyCanProgress(*liveness_, graph_, threads, ctx_.bool_val(true), ctx_.bool_val(false));
 }
 
 z3::expr ProgramEncoding::unspecified() const {

@@ -16,6 +16,7 @@
 #include "checker/BarrierRules.hpp"
 #include "checker/Outcome.hpp"
 #include "checker/Witness.hpp"
+#include "checker/liveness/ProgressModel.hpp"
 #include "checker/z3/SymbolicRelation.hpp"
 #include "model/Candidate.hpp"
 #include "model/EventGraph.hpp"
@@ -26,7 +27,13 @@ using checker::Witness;
 
 class ProgramEncoding {
  public:
-  ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys);
+  /// With `liveness` set, the encoding is of the executions the liveness check looks for (checker/liveness/
+  /// Liveness.hpp), under that progress model: each thread exits, runs into the bound, blocks at a barrier's
+  /// wait half or a blocking read whose condition fails, repeats an unobservable loop iteration forever (instead
+  /// of dropping it), or stops (models other than fair); the reads of a repeated iteration or a blocking read
+  /// read co-maximal writes (memory fairness); aligned barriers completed by an exit are not excluded.
+  ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys,
+                  const liveness::ProgressModel* liveness = nullptr);
 
   /// What every execution satisfies: rf, co, Fence-SC and barrier well-formedness, no dropped iteration.
   const z3::expr_vector& constraints() const { return constraints_; }
@@ -56,6 +63,25 @@ class ProgramEncoding {
   /// The choices of a model (for the cross-check).
   Witness decode(const z3::model& m) const;
 
+  /// Liveness mode: how each thread ends.
+  struct ThreadEnd {
+    z3::expr exited, bound, blocked, spinning, stopped, started;
+  };
+  const std::vector<ThreadEnd>& threadEnds() const { return ends_; }
+  /// Liveness mode: the progress model admits the threads' ends as a forever schedule (ProgressRules.hpp).
+  z3::expr admitted() const;
+  /// An aligned barrier is completed by an exit (undefined behaviour).
+  const z3::expr& divergent() const { return divergent_; }
+  /// Liveness mode: where a thread blocks or spins, with the condition under which it does.
+  struct StuckPoint {
+    int thread;
+    z3::expr when;
+    std::string how;  // barrier | await | spin
+    int event;        // barrier: the arrive half; await: the blocking read; spin: the first event of the node
+    int loop;         // spin: the loop
+  };
+  const std::vector<StuckPoint>& stuckPoints() const { return stuckPoints_; }
+
  private:
   struct ThreadState;
   void encodeThread(int t);
@@ -65,6 +91,7 @@ class ProgramEncoding {
   void encodeBarriers();
   void encodeStatic();
   void encodeOutcome(const std::vector<ObservedKey>& keys);
+  void encodeFairness();
 
   z3::context& ctx_;
   const model::EventGraph& graph_;
@@ -93,6 +120,15 @@ class ProgramEncoding {
   std::vector<z3::expr> exited_;       // per thread: its path ends (it released All-kind barriers)
   std::map<int, z3::expr> blocked_;    // arrive event -> its thread stops at the instruction's wait half
   z3::expr divergent_;                 // an aligned barrier is completed by an exit (undefined behaviour)
+  const liveness::ProgressModel* liveness_;
+  std::vector<ThreadEnd> ends_;
+  std::vector<StuckPoint> stuckPoints_;
+  struct FairRead {
+    z3::expr when;
+    int read;
+    std::vector<int> own;  // writes of the repeated iteration, which may be co-after the write read
+  };
+  std::vector<FairRead> fairReads_;
 };
 
 }  // namespace ptxmm::checker::z3enc

@@ -1,10 +1,11 @@
 // The liveness check (checker/liveness/Liveness.hpp) on small tests: each kind of hang is found with its stuck
 // threads and lines, its fixed sibling terminates, the progress model decides the unscheduled-producer shape,
 // memory fairness lets a spinning poll see the co-latest write, RMW polls are awaits, and a loop the bound cuts
-// short leaves the verdict UNKNOWN.
+// short leaves the verdict UNKNOWN; the Z3 engine's own liveness check agrees on every one.
 #include <catch2/catch.hpp>
 
 #include "checker/liveness/Liveness.hpp"
+#include "checker/z3/Z3Liveness.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "frontend/lower/Unroller.hpp"
 #include "unit/checker/CheckerTestSupport.hpp"
@@ -20,7 +21,14 @@ LivenessResult check(const std::string& threads, const std::string& body, const 
   const auto program = frontend::parseLitmus(text, "t.litmus");
   const auto graph = frontend::unroll(program, {unroll});
   std::string error;
-  return checker::liveness::checkLiveness(ptxModel(), graph, {*checker::liveness::parseProgressModel(progress, error), {}});
+  const checker::liveness::LivenessOptions options{*checker::liveness::parseProgressModel(progress, error), {}};
+  const auto explicitResult = checker::liveness::checkLiveness(ptxModel(), graph, options);
+  // The Z3 engine decides the same question on its own encoding: the verdicts agree.
+  const auto z3Result = checker::z3enc::checkLiveness(ptxModel(), graph, options);
+  INFO(text << " under " << progress);
+  CHECK(z3Result.terminates == explicitResult.terminates);
+  CHECK(z3Result.decided == explicitResult.decided);
+  return explicitResult;
 }
 
 const std::string twoCtas = " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;";

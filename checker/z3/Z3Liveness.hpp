@@ -1,0 +1,15 @@
+// The liveness check of the Z3 engine: the same question as checker/liveness/Liveness.hpp (does a fair stuck
+// execution exist under the progress model?) asked of the solver over ProgramEncoding's liveness mode, so the two
+// engines decide liveness independently and `ptxmm diff` / `fuzz-diff` can compare them. It finds one stuck
+// pattern, not all of them (the explicit search lists every pattern).
+#pragma once
+
+#include "checker/liveness/Liveness.hpp"
+
+namespace ptxmm::checker::z3enc {
+
+/// Decides the liveness of `graph` under `model` with Z3.
+liveness::LivenessResult checkLiveness(const model::CatModel& model, const model::EventGraph& graph,
+                                       const liveness::LivenessOptions& options);
+
+}  // namespace ptxmm::checker::z3enc
