@@ -1,7 +1,8 @@
 // What a suite expects of one test, and whether a result meets it: the condition's claim, optionally the exact
 // set of permitted states, whether some permitted execution races and whether every execution terminates. A hang
 // the expectation does not mention fails the test (issue 13: a hang is never a pass); `suite --liveness` judges
-// only liveness (Dat3M's liveness expectations: 1 = every execution terminates under the progress model). A known difference (a test where ptxmm's
+// only liveness (Dat3M's liveness expectations: 1 = every execution terminates under the progress model).
+// A known difference (a test where ptxmm's
 // reading of the spec knowingly differs from a peer's expectation) is reported, never silenced, and one that no
 // longer differs is reported too. Reading expectation files is app/ExpectationFiles.hpp's.
 #pragma once
@@ -22,7 +23,7 @@ struct Expectation {
   std::optional<bool> racy;                        // whether a race exists, when pinned
   model::SourcePos pos;
   std::shared_ptr<const frontend::Program> program;  // an nvlitmus row test: checked instead of the file at path
-  std::optional<bool> terminates;                    // whether every execution terminates, when pinned
+  std::optional<bool> terminates = std::nullopt;     // whether every execution terminates, when pinned
   bool livenessOnly = false;                         // `suite --liveness`: only `terminates` is judged
 };
 
