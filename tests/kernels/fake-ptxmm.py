@@ -2,13 +2,15 @@
 """A stand-in for `ptxmm kernel ... --json` that answers from canned JSON, for testing run-cases.py.
 
 $FAKE_PTXMM_SPEC names a JSON file {KEY: {"rc": N, "json": OBJECT | [OBJECTS], "stdout": "raw text"}} where KEY
-is the input's file name ("case.ptx"), else its stem ("case"). With $FAKE_PTXMM_LOG set, every call appends its
+is the input's file name ("case.ptx"), else its stem ("case"); "sleep": S makes it wait S seconds first (a ptxmm
+that does not stop in time). With $FAKE_PTXMM_LOG set, every call appends its
 argument vector (one JSON list per line) to that file, so a test can check what the runner passed.
 """
 
 import json
 import os
 import sys
+import time
 
 
 def main():
@@ -26,6 +28,7 @@ def main():
     if answer is None:
         print(f"fake-ptxmm: no canned answer for {name}", file=sys.stderr)
         return 4
+    time.sleep(answer.get("sleep", 0))
     if "stdout" in answer:
         sys.stdout.write(answer["stdout"])
     else:

@@ -233,6 +233,74 @@ class WholeRunTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("exit 4, expected 1", r.stdout)
 
+    def unknown_answer(self, **fields):
+        obj = {"status": "unknown", "reason": "a bound", "races": [], "assertions": [{"text": "out[0]==42",
+                                                                                     "holds": None}],
+               "observed": {}, "hangs": []}
+        obj.update(fields)
+        return {"rc": 3, "json": obj}
+
+    def run_with_gaps(self, answers, gaps, *extra):
+        path = os.path.join(self.dir.name, "gaps.txt")
+        with open(path, "w") as f:
+            f.write("# comment\n" + gaps)
+        return self.run_runner(answers, "--forms", "cu", "--known-gaps", path, *extra)
+
+    def test_a_listed_gap_that_is_still_unknown_is_known(self):
+        r = self.run_with_gaps({"tiny": self.unknown_answer()}, "tiny.cu cu unknown slices too large\n")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("KNOWN tiny.cu: [cu] KNOWN unknown: a bound", r.stdout)
+        self.assertIn("0 passed, 1 known gaps, 0 stale gaps, 0 failed", r.stdout)
+
+    def test_a_listed_gap_that_passes_is_stale(self):
+        r = self.run_with_gaps({"tiny": self.tiny_answer()}, "tiny.cu cu unknown slices too large\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("STALE tiny.cu: [cu] STALE passes now", r.stdout)
+
+    def test_a_listed_gap_with_a_wrong_decision_fails(self):
+        wrong = self.unknown_answer(assertions=[{"text": "out[0]==42", "holds": True}])
+        r = self.run_with_gaps({"tiny": wrong}, "tiny.cu cu unknown slices too large\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("FAIL tiny.cu: [cu] listed as unknown (slices too large), but: ", r.stdout)
+        r = self.run_with_gaps({"tiny": {"rc": 4, "stdout": "crash"}}, "tiny.cu cu unknown slices too large\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("FAIL tiny.cu: [cu] listed as unknown (slices too large), but: exit 4", r.stdout)
+
+    def test_a_known_wrong_verdict_must_keep_its_difference(self):
+        wrong = self.tiny_answer(holds=True)
+        r = self.run_with_gaps({"tiny": wrong}, "tiny.cu cu wrong assert 1 (out[0]==42) holds, expected fails\n")
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("KNOWN tiny.cu: [cu] KNOWN wrong: assert 1 (out[0]==42) holds", r.stdout)
+        r = self.run_with_gaps({"tiny": self.tiny_answer(store=KERNEL_STORE + 1)},
+                               "tiny.cu cu wrong assert 1 (out[0]==42) holds, expected fails\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("missing race", r.stdout)
+
+    def test_an_unlisted_unknown_fails_and_can_be_written_to_a_list(self):
+        out = os.path.join(self.dir.name, "written.txt")
+        r = self.run_with_gaps({"tiny": self.unknown_answer()}, "", "--write-gaps", out)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("(a unknown gap, not in the known gaps)", r.stdout)
+        with open(out) as f:
+            written = f.read()
+        self.assertIn("tiny.cu cu unknown a bound\n", written)
+        self.assertEqual(rc.read_known_gaps(out), {("tiny.cu", "cu"): ("unknown", "a bound")})
+
+    def test_a_listed_killed_gap_is_known_while_ptxmm_runs_past_the_limit(self):
+        slow = dict(self.tiny_answer(), sleep=5)
+        r = self.run_with_gaps({"tiny": slow}, "tiny.cu cu killed ignores --timeout\n", "--timeout", "1")
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("KNOWN tiny.cu: [cu] KNOWN killed: ptxmm did not stop by itself within 1 s", r.stdout)
+        r = self.run_with_gaps({"tiny": slow}, "tiny.cu cu unknown slices too large\n", "--timeout", "1")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("listed as unknown (slices too large), but: timed out after 1.0 s", r.stdout)
+
+    def test_ptxmm_gets_its_own_timeout(self):
+        self.run_runner({"tiny": self.tiny_answer()}, "--forms", "cu", "--ptxmm-timeout", "30")
+        with open(self.log) as f:
+            call = json.loads(f.readline())
+        self.assertEqual(call[-3:], ["--timeout", "30", "--json"])
+
     def test_lint_checks_lines_against_nvcc(self):
         r = subprocess.run([sys.executable, RUNNER, "--lint", self.case], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -241,6 +309,21 @@ class WholeRunTest(unittest.TestCase):
         r = subprocess.run([sys.executable, RUNNER, "--lint", self.case], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
         self.assertIn(f"race line {KERNEL_STORE - 1}: no memory access", r.stdout)
+
+
+class KnownGapsFileTest(unittest.TestCase):
+    def test_reads_case_form_reason_lines(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("# c\n\na.cu ptx unknown needs more than 32 threads\na.cu cu killed slow\n")
+        try:
+            self.assertEqual(rc.read_known_gaps(f.name), {("a.cu", "ptx"): ("unknown", "needs more than 32 threads"),
+                                                          ("a.cu", "cu"): ("killed", "slow")})
+            with open(f.name, "a") as g:
+                g.write("b.cu ptx maybe reason\n")
+            with self.assertRaises(rc.HeaderError):
+                rc.read_known_gaps(f.name)
+        finally:
+            os.unlink(f.name)
 
 
 class NoNvccTest(unittest.TestCase):
