@@ -16,6 +16,7 @@
 #include "checker/EngineRegistry.hpp"
 #include "checker/kernel/KernelChecker.hpp"
 #include "checker/kernel/KernelReport.hpp"
+#include "checker/kernel/RaceFixes.hpp"
 #include "frontend/ptx/KernelInstantiator.hpp"
 #include "frontend/ptx/LaunchArgs.hpp"
 #include "model/CatParser.hpp"
@@ -109,6 +110,7 @@ struct KernelCommand {
     options.mayOrderShortcut = bundled;
     options.run.engine = engine.empty() ? checker::engineNames().front() : engine;
     checker::kernel::KernelResult r = checker::kernel::checkKernel(cat, program, options);
+    checker::kernel::checkRaceFixes(cat, program, options, r);  // each race's fix, re-checked (RaceFixes.hpp)
     r.nvccSeconds = nvccSeconds;
     if (json) std::cout << jsonText(checker::kernel::kernelJson(r)) << std::endl;
     else std::cout << checker::kernel::kernelText(r);

@@ -12,8 +12,24 @@ std::string dims(const frontend::Dim3& d) {
 
 nlohmann::json dimsJson(const frontend::Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
 
-std::string where(const KernelPosition& p) {
-  return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + " (PTX line " + std::to_string(p.ptxLine) +
+// The text view names the kernel's source as the user named it: nvcc records the absolute path of a .cu it was
+// given as `cases/k.cu`, which the report shortens back (JSON keeps what nvcc recorded).
+std::string shown(const std::string& file, const std::string& given) {
+  if (given.empty() || given.front() == '/' || file.size() <= given.size()) return file;
+  return file.compare(file.size() - given.size() - 1, std::string::npos, "/" + given) == 0 ? given : file;
+}
+
+// `text` with every mention of `file` shown as shown() names it (a fix names positions of the kernel's source).
+std::string shownIn(std::string text, const std::string& file, const std::string& given) {
+  const std::string to = shown(file, given);
+  if (to == file || file.empty()) return text;
+  for (std::size_t at = text.find(file); at != std::string::npos; at = text.find(file, at + to.size()))
+    text.replace(at, file.size(), to);
+  return text;
+}
+
+std::string where(const KernelPosition& p, const std::string& given) {
+  return shown(p.file, given) + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + " (PTX line " + std::to_string(p.ptxLine) +
          ")";
 }
 
@@ -54,9 +70,9 @@ std::string kernelText(const KernelResult& r) {
   out += "Races " + std::to_string(r.races.size()) + "\n";
   for (const auto& race : r.races) {
     out += "  " + race.kind + "\n";
-    out += "    " + where(race.first) + " " + who(race.first) + ": " + race.first.instruction + "\n";
-    out += "    " + where(race.second) + " " + who(race.second) + ": " + race.second.instruction + "\n";
-    out += "    fix: " + race.fix + "\n";
+    out += "    " + where(race.first, r.file) + " " + who(race.first) + ": " + race.first.instruction + "\n";
+    out += "    " + where(race.second, r.file) + " " + who(race.second) + ": " + race.second.instruction + "\n";
+    out += std::string("    fix (") + (race.fixChecked ? "checked" : "not checked") + "): " + shownIn(race.fix, race.first.file, r.file) + "\n";
   }
   for (const auto& a : r.assertions)
     out += "Assert " + a.text + ": " +
@@ -67,12 +83,13 @@ std::string kernelText(const KernelResult& r) {
     if (!o.complete) out += " (incomplete: " + o.reason + ")";
     out += "\n";
   }
-  for (const auto& h : r.hangs) out += "Hang " + h.kind + ": " + where(h.at) + ": " + h.threads + "\n";
-  for (const auto& o : r.outOfBounds) out += "Out of bounds: " + where(o.at) + " " + who(o.at) + ": " + o.detail + "\n";
+  for (const auto& h : r.hangs) out += "Hang " + h.kind + ": " + where(h.at, r.file) + ": " + h.threads + "\n";
+  for (const auto& o : r.outOfBounds) out += "Out of bounds: " + where(o.at, r.file) + " " + who(o.at) + ": " + o.detail + "\n";
   for (const auto& n : r.notes) out += "Note: " + n + "\n";
   for (const auto& u : r.unknowns) out += "Unknown: " + u + "\n";
   out += std::string(r.hasFinding() ? "Bugs found" : r.status == KernelStatus::Ok ? "Ok" : "Unknown") + "\n";
   out += "Time " + r.name + " " + milliseconds(r.checkSeconds) + " s";
+  if (r.fixSeconds > 0) out += " (checking fixes " + milliseconds(r.fixSeconds) + " s)";
   if (r.nvccSeconds >= 0) out += " (nvcc " + milliseconds(r.nvccSeconds) + " s)";
   return out + "\n";
 }
@@ -80,7 +97,7 @@ std::string kernelText(const KernelResult& r) {
 nlohmann::json kernelJson(const KernelResult& r) {
   nlohmann::json races = nlohmann::json::array();
   for (const auto& race : r.races)
-    races.push_back({{"kind", race.kind}, {"fix", race.fix},
+    races.push_back({{"kind", race.kind}, {"fix", race.fix}, {"fix_checked", race.fixChecked},
                      {"first", positionJson(race.first)}, {"second", positionJson(race.second)}});
   nlohmann::json assertions = nlohmann::json::array();
   for (const auto& a : r.assertions) {
@@ -119,6 +136,7 @@ nlohmann::json kernelJson(const KernelResult& r) {
                       {"out_of_bounds", outOfBounds},
                       {"notes", r.notes},
                       {"time_ms", r.checkSeconds * 1000.0}};
+  j["fix_ms"] = r.fixSeconds * 1000.0;
   if (r.nvccSeconds >= 0) j["nvcc_ms"] = r.nvccSeconds * 1000.0;
   return j;
 }

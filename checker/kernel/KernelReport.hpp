@@ -1,8 +1,9 @@
 // Renderings of a KernelResult (issue 18's names, which scripts rely on): the text report — the launch,
 // `Races N` and each race with both positions (FILE:LINE:COL and the PTX line), the witness's block and thread
-// coordinates, its kind and fix; each assertion `holds` or its counterexample; observed values; hangs; `Time` —
+// coordinates, its kind and fix (`fix (checked): ...` when RaceFixes re-checked it, else `fix (not checked): ...`);
+// each assertion `holds` or its counterexample; observed values; hangs; `Time` —
 // and one JSON object per kernel: name, file, kernel, grid, block, cluster, status, reason, races, assertions,
-// observed, hangs, out_of_bounds, notes, time_ms, nvcc_ms.
+// observed, hangs, out_of_bounds, notes, time_ms, fix_ms, nvcc_ms; each race has `fix` and `fix_checked`.
 #pragma once
 
 #include <nlohmann/json.hpp>

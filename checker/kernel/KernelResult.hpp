@@ -27,8 +27,9 @@ struct KernelPosition {
 /// Kinds of races, as the cat model's race-kind definitions name them plus partial overlap (spec §2.4).
 struct KernelRace {
   std::string kind;   // "no synchronisation", "scope too narrow", "different proxies", "partial overlap"
-  std::string fix;    // what would remove it
+  std::string fix;    // what would remove it: a change that was re-checked when fixChecked, else advice
   KernelPosition first, second;
+  bool fixChecked = false;  // the kernel with `fix` applied was checked again and no longer has this race (RaceFixes)
 };
 
 struct AssertionVerdict {
@@ -74,6 +75,7 @@ struct KernelResult {
   std::vector<std::string> notes;
   double checkSeconds = 0;   // the check of the PTX
   double nvccSeconds = -1;   // nvcc's compile time (the command fills it; -1: no compilation)
+  double fixSeconds = 0;     // checking the races' fixes (RaceFixes.hpp), after the check
 
   /// Whether something definitely wrong was found: a race, a hang, a failed assertion, an out-of-bounds access.
   bool hasFinding() const {

@@ -1,0 +1,380 @@
+// Checked fixes for kernel races (RaceFixes.hpp).
+#include "checker/kernel/RaceFixes.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <tuple>
+
+#include "checker/RaceFinder.hpp"
+#include "frontend/litmus/LitmusParser.hpp"
+
+namespace ptxmm::checker::kernel {
+namespace {
+
+using frontend::Instruction;
+using frontend::KernelProgram;
+using frontend::Opcode;
+using frontend::Sem;
+using model::Scope;
+
+constexpr const char* kPartialOverlap = "partial overlap";
+
+// The PTX instruction a residual instruction comes from: its origin, or in a launch built by hand without origins
+// (unit tests), its source line (one litmus row is one instruction of every thread).
+struct Site {
+  int origin = -1;
+  int line = 0;
+};
+
+Site siteOf(const Instruction& in) { return in.origin >= 0 ? Site{in.origin, 0} : Site{-1, in.pos.line}; }
+
+bool at(const Instruction& in, const Site& s) {
+  return s.origin >= 0 ? in.origin == s.origin : in.origin < 0 && in.pos.line == s.line;
+}
+
+bool writes(const Instruction& in) { return in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red; }
+bool reads(const Instruction& in) { return in.op == Opcode::Ld || in.op == Opcode::Atom; }
+bool plainAccess(const Instruction& in) { return writes(in) || reads(in); }
+bool strong(const Instruction& in) { return in.sem != Sem::Default && in.sem != Sem::Weak; }
+
+// The location an ld/st/atom/red addresses (its address operand), "" when it is not a named location.
+std::string locationOf(const Instruction& in) {
+  const std::size_t i = in.op == Opcode::Ld || in.op == Opcode::Atom ? 1 : 0;
+  if (!plainAccess(in) || in.operands.size() <= i || in.operands[i].kind != frontend::Operand::Kind::Location) return "";
+  return in.operands[i].name;
+}
+
+// Whether the access goes through a proxy other than the generic one (bulk and tensor copies, async proxy ops).
+bool asyncProxy(const Instruction& in) {
+  return in.proxy != model::Proxy::Generic || in.op == Opcode::BulkCopy || in.op == Opcode::TcMma ||
+         in.op == Opcode::TcCp || in.op == Opcode::WgmmaMma;
+}
+
+// One instruction as the litmus dialect reads it: the fences and the barrier a fix inserts mean exactly what
+// they mean in a litmus test.
+Instruction parsedInstruction(const std::string& text) {
+  const frontend::Program p = frontend::parseLitmus("PTX fix\n{ }\n P0@cta 0,gpu 0 ;\n " + text + " ;\nexists (true)\n", "fix");
+  return p.threads.at(0).code.at(0);
+}
+
+std::string scopeText(Scope s) { return "." + std::string(model::scopeName(s)); }
+
+std::string semText(Sem s) {
+  switch (s) {
+    case Sem::Relaxed: return ".relaxed";
+    case Sem::Acquire: return ".acquire";
+    case Sem::Release: return ".release";
+    case Sem::AcqRel: return ".acq_rel";
+    default: return "";
+  }
+}
+
+std::string opName(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld: return "ld";
+    case Opcode::St: return "st";
+    case Opcode::Atom: return "atom";
+    case Opcode::Red: return "red";
+    default: return "instruction";
+  }
+}
+
+std::string accessNoun(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld: return "load";
+    case Opcode::St: return "store";
+    case Opcode::Atom: return "atomic";
+    case Opcode::Red: return "reduction";
+    default: return "access";
+  }
+}
+
+// "FILE:LINE (PTX line N)" of a position.
+std::string where(const KernelPosition& p) {
+  std::string s = p.file + ":" + std::to_string(p.line);
+  if (p.ptxLine > 0 && p.ptxLine != p.line) s += " (PTX line " + std::to_string(p.ptxLine) + ")";
+  return s;
+}
+
+// The smallest scope holding both threads (kernel threads are on one GPU).
+Scope commonScope(const KernelProgram& k, int a, int b) {
+  const auto& ta = k.threads[static_cast<std::size_t>(a)];
+  const auto& tb = k.threads[static_cast<std::size_t>(b)];
+  if (ta.cta == tb.cta) return Scope::Cta;
+  if (ta.cluster == tb.cluster) return Scope::Cluster;
+  return Scope::Gpu;
+}
+
+// A witness end of a race in the residual code: its thread and the first instruction at its position.
+struct End {
+  int thread = -1;
+  int index = -1;
+  const KernelPosition* pos = nullptr;
+  const Instruction* in = nullptr;
+};
+
+std::optional<End> find(const KernelProgram& k, const KernelPosition& p) {
+  for (std::size_t t = 0; t < k.threads.size(); ++t) {
+    const auto& kt = k.threads[t];
+    if (std::tie(kt.ctaid.x, kt.ctaid.y, kt.ctaid.z, kt.tid.x, kt.tid.y, kt.tid.z) !=
+        std::tie(p.block.x, p.block.y, p.block.z, p.thread.x, p.thread.y, p.thread.z))
+      continue;
+    const auto& code = k.program.threads[t].code;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      const Instruction& in = code[i];
+      const bool same = in.origin >= 0 ? in.origin < static_cast<int>(k.origins.size()) &&
+                                             k.origins[static_cast<std::size_t>(in.origin)].ptx.line == p.ptxLine &&
+                                             k.origins[static_cast<std::size_t>(in.origin)].source.line == p.line
+                                       : in.pos.line == p.line && in.pos.col == p.column;
+      if (same && in.op != Opcode::Label && in.op != Opcode::Local && in.op != Opcode::Setp)
+        return End{static_cast<int>(t), static_cast<int>(i), &p, &in};
+    }
+  }
+  return std::nullopt;
+}
+
+// ---- changes of the residual code, applied at a site in every thread -------------------------------------------
+
+void strengthen(KernelProgram& k, const Site& s, std::optional<Sem> sem, Scope scope) {
+  for (auto& thread : k.program.threads)
+    for (auto& in : thread.code) {
+      if (!at(in, s) || !plainAccess(in)) continue;
+      if (sem) in.sem = *sem;
+      else if (!strong(in) || in.sem == Sem::Volatile) in.sem = Sem::Relaxed;
+      in.scope = scope;
+    }
+}
+
+// Inserts `proto` right before or after every instruction at `s`; the copies get an origin of their own (the
+// site's, renamed) so reports of the re-check still point at the kernel's lines.
+void insert(KernelProgram& k, const Site& s, bool after, Instruction proto) {
+  if (s.origin >= 0) {
+    frontend::KernelOrigin o = k.origins[static_cast<std::size_t>(s.origin)];
+    o.ptxText = proto.text + " (inserted by a fix candidate)";
+    k.origins.push_back(o);
+    proto.origin = static_cast<int>(k.origins.size() - 1);
+  }
+  proto.pos.line = 0;  // never the site of a hand-built launch's row
+  for (auto& thread : k.program.threads) {
+    std::vector<Instruction> code;
+    code.reserve(thread.code.size() + 2);
+    for (auto& in : thread.code) {
+      const bool here = at(in, s);
+      if (here && !after) code.push_back(proto), code.back().pos.file = in.pos.file;
+      code.push_back(std::move(in));
+      if (here && after) code.push_back(proto), code.back().pos.file = code[code.size() - 2].pos.file;
+    }
+    thread.code = std::move(code);
+  }
+}
+
+// The sem that makes an access the releasing (write) or acquiring (read) end of a synchronisation.
+Sem releaseOf(const Instruction& in) { return in.op == Opcode::Atom ? Sem::AcqRel : Sem::Release; }
+Sem acquireOf(const Instruction& in) { return in.op == Opcode::Atom ? Sem::AcqRel : Sem::Acquire; }
+Sem orderingOf(const Instruction& in) { return writes(in) ? releaseOf(in) : acquireOf(in); }
+
+std::string spelled(const Instruction& in, Sem sem, Scope scope) { return opName(in) + semText(sem) + scopeText(scope); }
+
+// Writes after `from` in its thread and reads before `to` in its thread on one location (other than the racing
+// one): flags whose release/acquire would order the pair. Nearest first, at most `limit`.
+std::vector<std::pair<const Instruction*, const Instruction*>> flagPairs(const KernelProgram& k, const End& from,
+                                                                         const End& to, std::size_t limit) {
+  std::vector<std::pair<const Instruction*, const Instruction*>> out;
+  const auto& a = k.program.threads[static_cast<std::size_t>(from.thread)].code;
+  const auto& b = k.program.threads[static_cast<std::size_t>(to.thread)].code;
+  const std::string racing = locationOf(*from.in);
+  for (std::size_t i = static_cast<std::size_t>(from.index) + 1; i < a.size() && out.size() < limit; ++i) {
+    const std::string flag = locationOf(a[i]);
+    if (!writes(a[i]) || flag.empty() || flag == racing) continue;
+    for (int j = to.index - 1; j >= 0 && out.size() < limit; --j) {
+      const Instruction& r = b[static_cast<std::size_t>(j)];
+      if (!reads(r) || locationOf(r) != flag) continue;
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& p) {
+        return p.first->origin == a[i].origin && siteOf(*p.first).line == siteOf(a[i]).line && p.second->origin == r.origin &&
+               siteOf(*p.second).line == siteOf(r).line;
+      });
+      if (!seen) out.emplace_back(&a[i], &r);
+      break;
+    }
+  }
+  return out;
+}
+
+KernelPosition positionOf(const KernelProgram& k, const Instruction& in, const KernelPosition& like) {
+  KernelPosition p = like;
+  if (in.origin >= 0) {
+    const auto& o = k.origins[static_cast<std::size_t>(in.origin)];
+    p.file = o.source.file;
+    p.line = o.source.line;
+    p.ptxLine = o.ptx.line;
+  } else {
+    p.file = in.pos.file;
+    p.line = p.ptxLine = in.pos.line;
+  }
+  return p;
+}
+
+using PairKey = std::tuple<std::string, int, std::string, int>;
+PairKey pairKey(const KernelRace& r) {
+  auto a = std::tie(r.first.file, r.first.line), b = std::tie(r.second.file, r.second.line);
+  return b < a ? PairKey{r.second.file, r.second.line, r.first.file, r.first.line}
+               : PairKey{r.first.file, r.first.line, r.second.file, r.second.line};
+}
+
+std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
+
+}  // namespace
+
+std::vector<FixCandidate> fixCandidates(const KernelProgram& k, const KernelRace& race) {
+  std::vector<FixCandidate> out;
+  const auto a = find(k, race.first), b = find(k, race.second);
+  if (!a || !b || race.kind == kPartialOverlap) return out;
+  const Site sa = siteOf(*a->in), sb = siteOf(*b->in);
+  const Scope scope = commonScope(k, a->thread, b->thread);
+  const std::string wa = where(*a->pos), wb = where(*b->pos);
+  auto add = [&](std::string text, auto&& change) {
+    FixCandidate c{std::move(text), k};
+    change(c.kernel);
+    out.push_back(std::move(c));
+  };
+  const bool accesses = plainAccess(*a->in) && plainAccess(*b->in);
+
+  if (race.kind == "different proxies") {
+    const bool aAsync = asyncProxy(*a->in), bAsync = asyncProxy(*b->in);
+    const Instruction fence = parsedInstruction("fence.proxy.async");
+    if (aAsync != bAsync) {
+      const End& async = aAsync ? *a : *b;
+      const End& generic = aAsync ? *b : *a;
+      const Site sAsync = siteOf(*async.in), sGeneric = siteOf(*generic.in);
+      add("add fence.proxy.async right before the async-proxy access at " + where(*async.pos),
+          [&](KernelProgram& c) { insert(c, sAsync, false, fence); });
+      add("add fence.proxy.async right after the generic-proxy access at " + where(*generic.pos) + ", in every thread",
+          [&](KernelProgram& c) { insert(c, sGeneric, true, fence); });
+    }
+  } else if (accesses && (race.kind == "scope too narrow" || strong(*a->in) != strong(*b->in))) {
+    // Widen: both accesses strong at the scope holding both threads (the plain one of a mixed pair made atomic).
+    std::string text = "give both accesses scope " + scopeText(scope) + ": ";
+    if (race.kind != "scope too narrow") {
+      const End& plain = strong(*a->in) ? *b : *a;
+      text = "make the plain " + accessNoun(*plain.in) + " at " + where(*plain.pos) + " a relaxed atomic of scope " +
+             scopeText(scope) + " (" + opName(*plain.in) + ".relaxed" + scopeText(scope) + "), as the other access is: ";
+    }
+    text += opName(*a->in) + semText(strong(*a->in) && a->in->sem != Sem::Volatile ? a->in->sem : Sem::Relaxed) +
+            scopeText(scope) + " at " + wa + ", " + opName(*b->in) +
+            semText(strong(*b->in) && b->in->sem != Sem::Volatile ? b->in->sem : Sem::Relaxed) + scopeText(scope) + " at " + wb;
+    add(text, [&](KernelProgram& c) { strengthen(c, sa, std::nullopt, scope), strengthen(c, sb, std::nullopt, scope); });
+  }
+
+  if (race.kind != "different proxies" && a->thread != b->thread) {
+    // Order the pair through a flag: release a later write of the first thread, acquire the read of it before the
+    // second access (both directions: either end may be the earlier one).
+    for (const auto& [from, to] : {std::pair{*a, *b}, std::pair{*b, *a}})
+      for (const auto& [w, r] : flagPairs(k, from, to, 2)) {
+        const Site sw = siteOf(*w), sr = siteOf(*r);
+        const KernelPosition pw = positionOf(k, *w, *from.pos), pr = positionOf(k, *r, *to.pos);
+        const bool one = w->origin == r->origin && (w->origin >= 0 || w->pos.line == r->pos.line);
+        add(one ? "make the " + accessNoun(*w) + " at " + where(pw) + " " + spelled(*w, releaseOf(*w), scope) +
+                      " (the first thread releases through it, the second acquires)"
+                : "make the " + accessNoun(*w) + " at " + where(pw) + " " + spelled(*w, releaseOf(*w), scope) + " and the " +
+                      accessNoun(*r) + " at " + where(pr) + " that reads it " + spelled(*r, acquireOf(*r), scope),
+            [&](KernelProgram& c) { strengthen(c, sw, releaseOf(*w), scope), strengthen(c, sr, acquireOf(*r), scope); });
+      }
+    const std::string fence = "fence.acq_rel" + scopeText(scope);
+    const Instruction proto = parsedInstruction(fence);
+    add("add " + fence + " right after " + wa + " and right before " + wb + ", in every thread",
+        [&](KernelProgram& c) { insert(c, sa, true, proto), insert(c, sb, false, proto); });
+  }
+
+  if (k.threads[static_cast<std::size_t>(a->thread)].cta == k.threads[static_cast<std::size_t>(b->thread)].cta) {
+    const Instruction bar = parsedInstruction("bar.sync 0");
+    add("add bar.sync 0 (__syncthreads()) right after " + wa + ", reached by every thread of the block",
+        [&](KernelProgram& c) { insert(c, sa, true, bar); });
+    add("add bar.sync 0 (__syncthreads()) right before " + wb + ", reached by every thread of the block",
+        [&](KernelProgram& c) { insert(c, sb, false, bar); });
+  }
+
+  if (accesses && race.kind == "no synchronisation" && !strong(*a->in) && !strong(*b->in)) {
+    const Sem semA = orderingOf(*a->in), semB = orderingOf(*b->in);
+    add("make the " + accessNoun(*a->in) + " at " + wa + " " + spelled(*a->in, semA, scope) + " and the " +
+            accessNoun(*b->in) + " at " + wb + " " + spelled(*b->in, semB, scope),
+        [&](KernelProgram& c) { strengthen(c, sa, semA, scope), strengthen(c, sb, semB, scope); });
+  }
+  return out;
+}
+
+bool fixRemovesRace(const KernelResult& original, const KernelRace& race, const KernelResult& fixed) {
+  if (fixed.status == KernelStatus::Error) return false;
+  const PairKey target = pairKey(race);
+  for (const auto& r : fixed.races) {
+    if (pairKey(r) == target) return false;
+    const bool before = std::any_of(original.races.begin(), original.races.end(),
+                                    [&](const KernelRace& o) { return pairKey(o) == pairKey(r) && o.kind == r.kind; });
+    if (!before) return false;
+  }
+  for (const auto& h : fixed.hangs)
+    if (std::none_of(original.hangs.begin(), original.hangs.end(), [&](const KernelHang& o) {
+          return o.kind == h.kind && lineOf(o.at) == lineOf(h.at);
+        }))
+      return false;
+  for (const auto& x : fixed.outOfBounds)
+    if (std::none_of(original.outOfBounds.begin(), original.outOfBounds.end(),
+                     [&](const OutOfBoundsAccess& o) { return lineOf(o.at) == lineOf(x.at) && o.detail == x.detail; }))
+      return false;
+  const std::string one = lineOf(race.first) + " and " + lineOf(race.second);
+  const std::string other = lineOf(race.second) + " and " + lineOf(race.first);
+  for (const auto& u : fixed.unknowns) {
+    if (u.find(one) != std::string::npos || u.find(other) != std::string::npos) return false;
+    if (std::find(original.unknowns.begin(), original.unknowns.end(), u) == original.unknowns.end()) return false;
+  }
+  return true;
+}
+
+double checkRaceFixes(const model::CatModel& model, const KernelProgram& kernel, const KernelOptions& options,
+                      KernelResult& result) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto spent = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const double budget = options.timeoutSeconds > 0 ? options.timeoutSeconds - result.checkSeconds
+                                                   : std::max(5.0, 4 * result.checkSeconds);
+  KernelOptions recheck = options;
+  recheck.asserts.clear();
+  recheck.observes.clear();
+  for (auto& race : result.races) {
+    if (race.kind == kPartialOverlap) {
+      race.fix = "no candidate change is checked for a partial overlap; " + race.fix;
+      continue;
+    }
+    const std::vector<FixCandidate> candidates = fixCandidates(kernel, race);
+    std::size_t tried = 0;
+    bool outOfTime = false;
+    for (const auto& c : candidates) {
+      const double left = budget - spent();
+      if (left <= 0) {
+        outOfTime = true;
+        break;
+      }
+      recheck.timeoutSeconds = left;
+      ++tried;
+      if (fixRemovesRace(result, race, checkKernel(model, c.kernel, recheck))) {
+        race.fix = c.text;
+        race.fixChecked = true;
+        break;
+      }
+    }
+    if (race.fixChecked) continue;
+    if (outOfTime)
+      race.fix = "the time for checking fixes ran out after " + std::to_string(tried) + " of " +
+                 std::to_string(candidates.size()) + " candidates; unchecked advice: " + race.fix;
+    else if (candidates.empty())
+      race.fix = "no candidate change applies to these instructions; unchecked advice: " + race.fix;
+    else
+      race.fix = "none of the " + std::to_string(candidates.size()) +
+                 " candidate changes (a wider scope, release/acquire, a fence pair, a proxy fence, a barrier) removes "
+                 "this race without another finding; unchecked advice: " + race.fix;
+  }
+  result.fixSeconds = spent();
+  return result.fixSeconds;
+}
+
+}  // namespace ptxmm::checker::kernel

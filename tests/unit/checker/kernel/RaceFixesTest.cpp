@@ -1,0 +1,172 @@
+// Checked fixes for kernel races (checker/kernel/RaceFixes.hpp) on hand-built launches: the fix offered is the
+// first candidate whose re-check removes the race, candidates that do not remove it are passed over, and a fix
+// that would add a finding or leave the pair undecided is refused.
+#include <catch2/catch.hpp>
+#include <map>
+#include <regex>
+
+#include "KernelTestSupport.hpp"
+#include "checker/kernel/RaceFixes.hpp"
+
+using namespace ptxmm;
+using checker::kernel::KernelResult;
+using testing::TestLaunch;
+
+namespace {
+
+std::string idx(const std::string& base, int i) { return base + "_" + std::to_string(i); }
+
+// The launch with an origin per PTX instruction, as the instantiator gives: instructions whose text is the same
+// up to location indices and immediates (one line of a kernel, in every thread and loop iteration) share one.
+frontend::KernelProgram withOrigins(frontend::KernelProgram k) {
+  std::map<std::string, int> ids;
+  for (auto& t : k.program.threads)
+    for (auto& in : t.code) {
+      if (in.op == frontend::Opcode::Label) continue;
+      const std::string key = std::regex_replace(std::regex_replace(in.text, std::regex("_[0-9]+"), "_#"), std::regex(", [0-9]+$"), ", #");
+      auto [it, added] = ids.emplace(key, static_cast<int>(k.origins.size()));
+      if (added) {
+        frontend::KernelOrigin o;
+        o.source = o.inner = {"kernel.cu", 100 + it->second, 1};
+        o.ptx = {"kernel.ptx", 1000 + it->second, 1};
+        o.ptxText = key;
+        k.origins.push_back(o);
+      }
+      in.origin = it->second;
+    }
+  return k;
+}
+
+struct Checked {
+  frontend::KernelProgram kernel;
+  KernelResult result;
+};
+
+Checked checkWithFixes(const TestLaunch& l, checker::kernel::KernelOptions o = {}) {
+  Checked c{withOrigins(testing::makeKernel(l)), {}};
+  c.result = checker::kernel::checkKernel(testing::ptxModel(), c.kernel, o);
+  checker::kernel::checkRaceFixes(testing::ptxModel(), c.kernel, o, c.result);
+  return c;
+}
+
+// An 8-thread tree reduction missing the barrier between the first store and the first step: each step is one
+// load of the partner's slot added into the own slot, a barrier after it.
+TestLaunch reductionWithoutFirstBarrier() {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {8, 1, 1};
+  for (int i = 0; i < 8; ++i) l.init.push_back(idx("s", i) + " @ shared cta 0 = 0");
+  l.code = [](const frontend::KernelThread& k) {
+    const int t = k.tid.x;
+    const std::string own = idx("s", t);
+    std::vector<std::string> c{"st.shared " + own + ", " + std::to_string(t + 1), "ld.shared r1, " + own};
+    for (const int stride : {4, 2, 1}) {
+      const std::vector<std::string> step{"ld.shared r2, " + idx("s", t + stride), "add r1, r1, r2", "st.shared " + own + ", r1"};
+      if (t < stride) c.insert(c.end(), step.begin(), step.end());
+      c.push_back("bar.sync 0");
+    }
+    return c;
+  };
+  return l;
+}
+
+// Block 0 writes data then a flag, block 1 reads the flag and, when set, the data.
+TestLaunch flagHandOff(const std::string& flagStore, const std::string& flagLoad) {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"data_0 = 0", "flag_0 = 0"};
+  l.code = [=](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"st.weak data_0, 42", flagStore + " flag_0, 1"};
+    return {flagLoad + " r0, flag_0", "beq r0, 0, END", "ld.weak r1, data_0", "END:"};
+  };
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("a missing __syncthreads: the fence pair does not fix it, a barrier after the store does (checked)", "[checker][kernel][fix]") {
+  const Checked c = checkWithFixes(reductionWithoutFirstBarrier());
+  REQUIRE(c.result.races.size() == 1);
+  const auto& race = c.result.races[0];
+  CHECK(race.fixChecked);
+  CHECK(race.fix == "add bar.sync 0 (__syncthreads()) right after kernel.cu:100 (PTX line 1000), reached by every "
+                    "thread of the block");
+  // The candidates before it were tried and refused: the fence pair orders nothing without a flag.
+  const auto candidates = checker::kernel::fixCandidates(c.kernel, race);
+  REQUIRE(candidates.size() >= 2);
+  CHECK(candidates[0].text.rfind("add fence.acq_rel.cta", 0) == 0);
+  checker::kernel::KernelOptions o;
+  CHECK_FALSE(checker::kernel::fixRemovesRace(c.result, race, checker::kernel::checkKernel(testing::ptxModel(), candidates[0].kernel, o)));
+  CHECK(c.result.fixSeconds > 0);
+}
+
+TEST_CASE("a relaxed flag: the checked fix makes the flag store release and its load acquire", "[checker][kernel][fix]") {
+  const Checked c = checkWithFixes(flagHandOff("st.relaxed.gpu", "ld.relaxed.gpu"));
+  REQUIRE(c.result.races.size() == 1);
+  CHECK(c.result.races[0].fixChecked);
+  CHECK(c.result.races[0].fix == "make the store at kernel.cu:101 (PTX line 1001) st.release.gpu and the load at "
+                                 "kernel.cu:102 (PTX line 1002) that reads it ld.acquire.gpu");
+}
+
+TEST_CASE("block-scope atomics of two blocks: the checked fix widens their scope to .gpu", "[checker][kernel][fix]") {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"hits_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> { return {"atom.relaxed.cta.add r0, hits_0, 1"}; };
+  const Checked c = checkWithFixes(l);
+  REQUIRE(c.result.races.size() == 1);
+  CHECK(c.result.races[0].kind == "scope too narrow");
+  CHECK(c.result.races[0].fixChecked);
+  CHECK(c.result.races[0].fix.rfind("give both accesses scope .gpu: atom.relaxed.gpu at kernel.cu:100", 0) == 0);
+}
+
+TEST_CASE("a plain read of an atomically updated word: the checked fix makes the read a relaxed atomic", "[checker][kernel][fix]") {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"x_0 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"atom.relaxed.gpu.add r0, x_0, 1"};
+    return {"ld.weak r1, x_0"};
+  };
+  const Checked c = checkWithFixes(l);
+  REQUIRE(c.result.races.size() == 1);
+  CHECK(c.result.races[0].fixChecked);
+  CHECK(c.result.races[0].fix.find("make the plain load at kernel.cu:101 (PTX line 1001) a relaxed atomic of scope .gpu") == 0);
+}
+
+TEST_CASE("a fix is refused when the re-check keeps the pair, adds a race, a hang or an undecided pair", "[checker][kernel][fix]") {
+  const Checked c = checkWithFixes(flagHandOff("st.relaxed.gpu", "ld.relaxed.gpu"));
+  REQUIRE(c.result.races.size() == 1);
+  const auto& race = c.result.races[0];
+  using checker::kernel::fixRemovesRace;
+  KernelResult fixed;
+  CHECK(fixRemovesRace(c.result, race, fixed));
+  KernelResult same = fixed;
+  same.races.push_back(race);
+  same.races.back().kind = "scope too narrow";  // another kind on the same lines is still that race
+  CHECK_FALSE(fixRemovesRace(c.result, race, same));
+  KernelResult other = fixed;
+  other.races.push_back(race);
+  other.races.back().first.line = 7;
+  CHECK_FALSE(fixRemovesRace(c.result, race, other));
+  KernelResult hang = fixed;
+  hang.hangs.push_back({"barrier never completes", "block 0 threads 0..3 never arrive", race.first});
+  CHECK_FALSE(fixRemovesRace(c.result, race, hang));
+  KernelResult undecided = fixed;
+  undecided.unknowns.push_back("the --timeout was spent");
+  CHECK_FALSE(fixRemovesRace(c.result, race, undecided));
+}
+
+TEST_CASE("without time left for the re-checks the fix says it is not checked", "[checker][kernel][fix]") {
+  Checked c{withOrigins(testing::makeKernel(flagHandOff("st.relaxed.gpu", "ld.relaxed.gpu"))), {}};
+  checker::kernel::KernelOptions o;
+  c.result = checker::kernel::checkKernel(testing::ptxModel(), c.kernel, o);
+  REQUIRE(c.result.races.size() == 1);
+  o.timeoutSeconds = c.result.checkSeconds;  // the check spent all of --timeout
+  checker::kernel::checkRaceFixes(testing::ptxModel(), c.kernel, o, c.result);
+  CHECK_FALSE(c.result.races[0].fixChecked);
+  CHECK(c.result.races[0].fix.rfind("the time for checking fixes ran out after 0 of ", 0) == 0);
+}
