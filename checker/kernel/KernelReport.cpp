@@ -89,7 +89,7 @@ std::string kernelText(const KernelResult& r) {
   for (const auto& u : r.unknowns) out += "Unknown: " + u + "\n";
   out += std::string(r.hasFinding() ? "Bugs found" : r.status == KernelStatus::Ok ? "Ok" : "Unknown") + "\n";
   out += "Time " + r.name + " " + milliseconds(r.checkSeconds) + " s";
-  if (r.fixSeconds > 0) out += " (checking fixes " + milliseconds(r.fixSeconds) + " s)";
+  if (!r.races.empty()) out += " (checking fixes " + milliseconds(r.fixSeconds) + " s)";
   if (r.nvccSeconds >= 0) out += " (nvcc " + milliseconds(r.nvccSeconds) + " s)";
   return out + "\n";
 }
