@@ -412,12 +412,14 @@ def lint(case_file, exp, nvcc, tmp, timeout):
 # Driver
 
 
-GAP_CLASSES = ("unknown", "killed", "wrong")
+GAP_CLASSES = ("unknown", "slow", "killed", "wrong")
 
 
 def read_known_gaps(path):
     """{(case file name, form): (class, text)} from a known-gaps file: `CASE FORM CLASS TEXT` lines, `#` comments.
-    CLASS unknown: ptxmm ends the form UNKNOWN (TEXT: the reason it gives); killed: ptxmm does not stop by itself
+    CLASS unknown: ptxmm ends the form UNKNOWN (TEXT: the reason it gives); slow: ptxmm decides it only with more
+    time than --ptxmm-timeout gives on a loaded machine (it may pass or end UNKNOWN on a timeout, nothing else);
+    killed: ptxmm does not stop by itself
     (TEXT: why), the runner kills it 10 s after its --ptxmm-timeout; wrong: a known wrong verdict, TEXT is one of the
     differences it must still show (e.g. `unexpected race 37 39 partial-overlap`)."""
     gaps = {}
@@ -478,6 +480,8 @@ def check_form(case_file, form, launch, exp, args, nvcc, tmp):
     rc, obj, problem = run_ptxmm(args.ptxmm, source, launch, timeout, args.ptxmm_timeout)
     diffs = [problem] if rc is None else compare(exp, rc, obj, case_file) + ([problem] if problem else [])
     if not diffs:
+        if listed and listed[0] == "slow":
+            return "known", "slow: passed, with the time it had", None
         return ("stale", "passes now: take it off the known gaps", None) if listed else ("pass", "", None)
     # What this answer is, as a gap: UNKNOWN without a contradiction (exit 3, or exit 1 with only expected
     # findings), killed, or a wrong verdict.
@@ -492,6 +496,8 @@ def check_form(case_file, form, launch, exp, args, nvcc, tmp):
     if not listed:
         return "fail", "; ".join(diffs) + (f" (a {gap[0]} gap, not in the known gaps)" if gap else ""), gap
     cls, text = listed
+    if cls == "slow" and gap and gap[0] == "unknown" and "timeout" in gap[1]:
+        return "known", f"slow: {gap[1]}", gap
     if gap and gap[0] == cls and (cls != "wrong" or any(text in d for d in diffs)):
         return "known", f"{cls}: {gap[1] if cls != 'wrong' else text}", gap
     return "fail", f"listed as {cls} ({text}), but: " + "; ".join(diffs), gap
@@ -541,6 +547,8 @@ GAPS_HEADER = """\
 # tests/kernels/run-cases.py --known-gaps (CTest kernel-cases). CLASS:
 #   unknown  ptxmm ends it UNKNOWN (exit 3, or exit 1 with only expected findings) and decides nothing wrongly;
 #            TEXT is the reason it gives (for the reader: the reason may change without failing the test)
+#   slow     decided only with more time than --timeout 20 gives on a loaded machine: it must pass or end UNKNOWN
+#            on a timeout (so a fast machine does not turn it STALE)
 #   killed   ptxmm does not stop by itself at its --timeout; the runner kills it 10 s later
 #   wrong    a known wrong verdict; TEXT must still be one of the differences it shows
 # Any other answer fails the test; a listed case that passes is STALE, a failure too: take its line out.

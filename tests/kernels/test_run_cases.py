@@ -295,6 +295,16 @@ class WholeRunTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("listed as unknown (slices too large), but: timed out after 1.0 s", r.stdout)
 
+    def test_a_slow_gap_may_pass_or_time_out_but_nothing_else(self):
+        gaps = "tiny.cu cu slow decided in 8 s of CPU\n"
+        r = self.run_with_gaps({"tiny": self.tiny_answer()}, gaps)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("KNOWN tiny.cu: [cu] KNOWN slow: passed", r.stdout)
+        r = self.run_with_gaps({"tiny": self.unknown_answer(reason="the engine on its slice: timeout after 19 s")}, gaps)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        r = self.run_with_gaps({"tiny": self.unknown_answer()}, gaps)
+        self.assertEqual(r.returncode, 1, r.stdout)
+
     def test_ptxmm_gets_its_own_timeout(self):
         self.run_runner({"tiny": self.tiny_answer()}, "--forms", "cu", "--ptxmm-timeout", "30")
         with open(self.log) as f:
