@@ -496,8 +496,8 @@ def check_form(case_file, form, launch, exp, args, nvcc, tmp):
     if not listed:
         return "fail", "; ".join(diffs) + (f" (a {gap[0]} gap, not in the known gaps)" if gap else ""), gap
     cls, text = listed
-    if cls == "slow" and gap and gap[0] == "unknown" and "timeout" in gap[1]:
-        return "known", f"slow: {gap[1]}", gap
+    if cls in ("slow", "killed") and gap and gap[0] == "unknown" and "timeout" in gap[1]:  # stopped in time today
+        return "known", f"{cls}: {gap[1]}", gap
     if gap and gap[0] == cls and (cls != "wrong" or any(text in d for d in diffs)):
         return "known", f"{cls}: {gap[1] if cls != 'wrong' else text}", gap
     return "fail", f"listed as {cls} ({text}), but: " + "; ".join(diffs), gap
@@ -549,7 +549,8 @@ GAPS_HEADER = """\
 #            TEXT is the reason it gives (for the reader: the reason may change without failing the test)
 #   slow     decided only with more time than --timeout 20 gives on a loaded machine: it must pass or end UNKNOWN
 #            on a timeout (so a fast machine does not turn it STALE)
-#   killed   ptxmm does not stop by itself at its --timeout; the runner kills it 10 s later
+#   killed   ptxmm does not always stop by itself at its --timeout; the runner kills it 10 s later (ending UNKNOWN
+#            on the timeout is accepted too: on a less loaded machine it may stop in time)
 #   wrong    a known wrong verdict; TEXT must still be one of the differences it shows
 # Any other answer fails the test; a listed case that passes is STALE, a failure too: take its line out.
 # Regenerate: tests/kernels/run-cases.py build/app/ptxmm -j 2 --timeout 60 --ptxmm-timeout 20 --write-gaps FILE
