@@ -147,10 +147,11 @@ bool SliceBuilder::closeEvents(State& s, std::string& why) {
         // The cluster barrier's location is not memory: its arrivals are kept as barriers are.
         if (!(ev.is(Tag::R) || ev.is(Tag::W)) || ev.is(Tag::CB) || ev.paddr < 0) continue;
         // (iii) what may order this access with the kept accesses of its location in other threads, so the slice
-        // keeps the synchronisation that decides which writes a kept read can see.
+        // keeps the synchronisation that decides which writes a kept read can see; in its own thread too when one
+        // of them is asynchronous (program order does not order it: a proxy fence, a barrier or a wait does).
         auto& others = ev.is(Tag::R) ? s.writes[ev.paddr] : s.reads[ev.paddr];
         for (int o : std::vector<int>(others))
-          if (k_.event(o).thread != ev.thread) orderBetween(s, o, e);
+          if (k_.event(o).thread != ev.thread || ev.is(Tag::AS) || k_.event(o).is(Tag::AS)) orderBetween(s, o, e);
         (ev.is(Tag::R) ? s.reads : s.writes)[ev.paddr].push_back(e);
         if (!ev.is(Tag::R)) continue;
         // (i) reads-from.
@@ -318,6 +319,49 @@ Slice SliceBuilder::emit(const State& s) const {
   Namer locations{{}, "x"};
   std::map<std::string, int> locationIndex;
   for (const auto& l : kp.program.locations) locationIndex.emplace(l.name, static_cast<int>(&l - kp.program.locations.data()));
+  // A bulk copy lists its elements ([dst], [src] pairs before its size). The pairs no other kept instruction
+  // names and no one observes change nothing the slice decides: they become one `rest` pair of their total size
+  // (locations of their own), so the copy still moves, and completes, all of its bytes.
+  std::map<std::string, int> uses;
+  for (int t : s.order)
+    for (int i : s.kept.at(t))
+      for (const Operand& o : k_.kernel().program.threads[static_cast<std::size_t>(t)].code[static_cast<std::size_t>(i)].operands)
+        if (o.kind == Operand::Kind::Location) ++uses[o.name];
+  auto alone = [&](const std::string& name) {
+    const int paddr = k_.graph().locationNames.at(static_cast<std::size_t>(locationIndex.at(name))).second;
+    return uses[name] == 1 && !s.observed.count(paddr);
+  };
+  std::map<std::string, frontend::Location> rests;  // slice name -> the location (owner not yet renumbered)
+  auto trimCopy = [&](Instruction& c, const std::string& tag) {
+    std::vector<Operand> kept;
+    std::size_t k = 0;
+    std::int64_t dropped = 0;
+    const Operand* first = nullptr;
+    const bool pieces = c.operands.size() > 3 && c.operands[2].kind == Operand::Kind::Location;
+    for (; k + 1 < c.operands.size() && c.operands[k].kind == Operand::Kind::Location &&
+           c.operands[k + 1].kind == Operand::Kind::Location;
+         k += 2) {
+      const Operand &d = c.operands[k], &r = c.operands[k + 1];
+      if (pieces && alone(d.name) && alone(r.name)) {
+        dropped += kp.program.locations[static_cast<std::size_t>(locationIndex.at(d.name))].size;
+        if (!first) first = &c.operands[k];
+        continue;
+      }
+      kept.push_back(d);
+      kept.push_back(r);
+    }
+    if (!dropped) return;
+    for (int side = 0; side < 2; ++side) {
+      frontend::Location l = kp.program.locations[static_cast<std::size_t>(locationIndex.at(first[side].name))];
+      l.name = locations(tag + (side ? "src" : "dst"));
+      l.size = static_cast<int>(dropped);
+      l.init = 0;
+      rests.emplace(l.name, l);
+      kept.push_back(Operand{Operand::Kind::Location, l.name, 0, first[side].pos});
+    }
+    kept.insert(kept.end(), c.operands.begin() + static_cast<std::ptrdiff_t>(k), c.operands.end());
+    c.operands = std::move(kept);
+  };
   for (int t : s.order) {
     const auto& where = kp.threads[static_cast<std::size_t>(t)];
     const frontend::Thread& source = kp.program.threads[static_cast<std::size_t>(t)];
@@ -340,7 +384,7 @@ Slice SliceBuilder::emit(const State& s) const {
     auto rename = [&](Instruction& in) {
       for (Operand& o : in.operands) {
         if (o.kind == Operand::Kind::Register) o.name = registers(o.name);
-        if (o.kind == Operand::Kind::Location) {
+        if (o.kind == Operand::Kind::Location && !rests.count(o.name)) {
           out.locationNames.emplace(locationIndex.at(o.name), locations(o.name));
           o.name = locations(o.name);
         }
@@ -382,6 +426,7 @@ Slice SliceBuilder::emit(const State& s) const {
             ++arriving;
         c.operands[1].value = 32 * arriving;
       }
+      if (c.op == Opcode::BulkCopy && kept.count(i)) trimCopy(c, "\n" + std::to_string(t) + ":" + std::to_string(i));
       rename(c);
       th.code.push_back(std::move(c));
       instrMap.push_back(i);
@@ -401,11 +446,12 @@ Slice SliceBuilder::emit(const State& s) const {
   // Locations in order of first use, with their owners renumbered like the threads' CTAs.
   std::vector<std::pair<std::string, int>> used;
   for (const auto& [loc, name] : out.locationNames) used.emplace_back(name, loc);
+  for (const auto& rest : rests) used.emplace_back(rest.first, -1);
   std::sort(used.begin(), used.end(), [](const auto& a, const auto& b) {
     return std::stoi(a.first.substr(1)) < std::stoi(b.first.substr(1));
   });
   for (const auto& [name, loc] : used) {
-    frontend::Location l = kp.program.locations[static_cast<std::size_t>(loc)];
+    frontend::Location l = loc >= 0 ? kp.program.locations[static_cast<std::size_t>(loc)] : rests.at(name);
     l.name = name;
     if (l.ownerCta) l.ownerCta = ctas(*l.ownerCta);
     p.locations.push_back(std::move(l));

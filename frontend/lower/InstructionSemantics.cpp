@@ -550,62 +550,81 @@ void Emitter::cpAsync(AsyncRecord& r) {
 
 void Emitter::bulkCopy(AsyncRecord& r) {
   const bool tensor = in_.bulk == BulkKind::TensorLoad || in_.bulk == BulkKind::TensorStore;
-  // Operands: [dst], [src] (tensor load: [dst], [tmap, src]; tensor store: [tmap, dst], [src]), size, [mbar].
+  // Operands: [dst], [src] (tensor load: [dst], [tmap, src]; tensor store: [tmap, dst], [src]), size, [mbar]. A
+  // kernel's non-tensor copy may list several [dst], [src] pairs before the size: its elements, as the kernel's
+  // other accesses see them (one element access each, one completion for all).
   std::size_t i = 0;
   const Operand* tmapOp = in_.bulk == BulkKind::TensorStore ? &ops()[i++] : nullptr;
-  const Operand& dstOp = ops()[i++];
-  if (in_.bulk == BulkKind::TensorLoad) tmapOp = &ops()[i++];
-  const Operand& srcOp = ops()[i++];
+  std::vector<std::pair<const Operand*, const Operand*>> parts;  // (dst, src)
+  if (tensor) {
+    const Operand* dstOp = &ops()[i++];
+    if (in_.bulk == BulkKind::TensorLoad) tmapOp = &ops()[i++];
+    parts.emplace_back(dstOp, &ops()[i++]);
+  } else {
+    do {
+      parts.emplace_back(&ops()[i], &ops()[i + 1]);
+      i += 2;
+    } while (i + 1 < ops().size() && ops()[i].kind == Operand::Kind::Location && ops()[i + 1].kind == Operand::Kind::Location);
+  }
   const bool toShared = in_.bulk != BulkKind::SharedToGlobal && in_.bulk != BulkKind::TensorStore;
   const bool fromGlobal = in_.bulk == BulkKind::GlobalToShared || in_.bulk == BulkKind::TensorLoad;
   const StateSpace dstSpace = !toShared ? StateSpace::Global
                               : in_.space == StateSpace::SharedCta ? StateSpace::SharedCta
                                                                    : StateSpace::SharedCluster;
-  const Address& dst = address(dstOp, Needs::Memory, dstSpace);
-  const Address& src = address(srcOp, Needs::Memory, fromGlobal ? StateSpace::Global : StateSpace::SharedCta);
-  std::int64_t bytes = dst.size;
+  std::vector<std::pair<const Address*, const Address*>> at;
+  std::int64_t bytes = 0;
+  for (const auto& [dstOp, srcOp] : parts) {
+    const Address& dst = address(*dstOp, Needs::Memory, dstSpace);
+    const Address& src = address(*srcOp, Needs::Memory, fromGlobal ? StateSpace::Global : StateSpace::SharedCta);
+    if (dst.size != src.size)
+      throw UserError(dstOp->pos, "'" + dstOp->name + "' has " + std::to_string(dst.size) + " bytes but '" + srcOp->name +
+                                      "' has " + std::to_string(src.size));
+    at.emplace_back(&dst, &src);
+    bytes += dst.size;
+  }
   if (!tensor) {
     const Operand& sizeOp = ops()[i++];
-    bytes = sizeOp.value;
-    if (bytes != dst.size || bytes != src.size)
-      throw UserError(sizeOp.pos, "the copy moves " + std::to_string(bytes) + " bytes but '" + dstOp.name + "' has " +
-                                      std::to_string(dst.size) + " and '" + srcOp.name + "' has " + std::to_string(src.size));
-  } else if (dst.size != src.size) {
-    throw UserError(dstOp.pos, "'" + dstOp.name + "' has " + std::to_string(dst.size) + " bytes but '" + srcOp.name +
-                                   "' has " + std::to_string(src.size));
+    if (sizeOp.value != bytes)
+      throw UserError(sizeOp.pos, "the copy moves " + std::to_string(sizeOp.value) + " bytes but '" + parts[0].first->name +
+                                      (parts.size() > 1 ? "' and the other elements have " : "' has ") + std::to_string(bytes));
   }
   // The copy's reads and writes are weak accesses of the async proxy [§4.7].
   const TagSet tags = tagBit(Tag::ASYNC) | tagBit(Tag::WEAK) | tagBit(Tag::AS);
-  std::vector<int> accesses;
+  std::vector<int> maps, reads, writes, stored;  // stored: the writes that complete each element
   if (tmapOp) {  // the tensor map is read in the tensormap proxy
     const Address& map = ctx_.layout.addresses.at(tmapOp->name);
     if (map.kind != LocationKind::TensorMap)
       throw UserError(tmapOp->pos, "'" + tmapOp->name + "' is " + kindName(map.kind) + ", not a tensor map");
-    accesses.push_back(addEvent(tagBit(Tag::TMAP) | tagBit(Tag::WEAK) | tagBit(Tag::AS) | tagBit(Tag::R), &map));
+    maps.push_back(addEvent(tagBit(Tag::TMAP) | tagBit(Tag::WEAK) | tagBit(Tag::AS) | tagBit(Tag::R), &map));
   }
-  const int rd = addEvent(tags | tagBit(Tag::R), &src);
-  int wr;
-  if (in_.reduce) {
-    // cp.reduce.async.bulk: each element is combined into the destination by a .relaxed.gpu atomic RMW of the
-    // async proxy [§4.7]; its read returns nothing to the thread (RED).
-    const int old = asyncRmw(tagBit(Tag::ASYNC) | semAndScope(Sem::Relaxed, model::Scope::Gpu), dst,
-                             [&](const ValuePtr& v) { return atomicResult(in_.atomOp, v, value::read(rd), nullptr); });
-    event(old).tags |= tagBit(Tag::RED);
-    order(ctx_.graph.aint, rd, old);
-    wr = old + 1;
-  } else {
-    wr = addEvent(tags | tagBit(Tag::W), &dst);
-    event(wr).value = value::read(rd);
+  for (const auto& [dst, src] : at) {
+    const int rd = addEvent(tags | tagBit(Tag::R), src);
+    int wr;
+    if (in_.reduce) {
+      // cp.reduce.async.bulk: each element is combined into the destination by a .relaxed.gpu atomic RMW of the
+      // async proxy [§4.7]; its read returns nothing to the thread (RED).
+      const int old = asyncRmw(tagBit(Tag::ASYNC) | semAndScope(Sem::Relaxed, model::Scope::Gpu), *dst,
+                               [&](const ValuePtr& v) { return atomicResult(in_.atomOp, v, value::read(rd), nullptr); });
+      event(old).tags |= tagBit(Tag::RED);
+      order(ctx_.graph.aint, rd, old);
+      writes.push_back(old);
+      wr = old + 1;
+    } else {
+      wr = addEvent(tags | tagBit(Tag::W), dst);
+      event(wr).value = value::read(rd);
+    }
+    for (int m : maps) order(ctx_.graph.aint, m, wr);
+    order(ctx_.graph.aint, rd, wr);
+    reads.push_back(rd);
+    writes.push_back(wr);
+    stored.push_back(wr);
   }
-  for (int a : accesses) order(ctx_.graph.aint, a, wr);
-  order(ctx_.graph.aint, rd, wr);
-  accesses.push_back(rd);
-  r.reads = accesses;  // what wait_group.read waits for: the tensor map and the source, not the destination
-  if (in_.reduce) accesses.push_back(wr - 1);
-  accesses.push_back(wr);
-  r.accesses = accesses;
+  r.reads = maps;  // what wait_group.read waits for: the tensor map and the sources, not the destinations
+  r.reads.insert(r.reads.end(), reads.begin(), reads.end());
+  r.accesses = r.reads;
+  r.accesses.insert(r.accesses.end(), writes.begin(), writes.end());
   // Completion is followed by an implicit async->generic proxy fence [§2.10, §4.7].
-  r.implicitFence = implicitFence({wr});
+  r.implicitFence = implicitFence(stored);
   if (in_.bulk == BulkKind::SharedToGlobal || in_.bulk == BulkKind::TensorStore) {
     r.kind = AsyncKind::BulkGroup;
     r.marker = addEvent(tagBit(Tag::GD) | tagBit(Tag::AS), nullptr);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "frontend/ptx/CopyElements.hpp"
 #include "frontend/ptx/CtaRunner.hpp"
 #include "frontend/ptx/CudaNames.hpp"
 #include "frontend/ptx/FloatOps.hpp"
@@ -68,6 +69,7 @@ class Instantiator {
     inferElementTypes();
     std::fill(ctx_.touchedBytes.begin(), ctx_.touchedBytes.end(), 0);
     runPass(Pass::Emit);
+    splitBulkCopies(ctx_, out_.program);
     finish();
     return std::move(out_);
   }
