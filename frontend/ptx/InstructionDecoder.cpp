@@ -515,6 +515,7 @@ class Decoder {
     if (in.operands.size() != 3 && in.operands.size() != 4) throw UserError(in.pos, "'" + fullName(in) + "' takes 3 or 4 operands");
     frontend::Instruction t;
     t.op = Opcode::BarSync;
+    t.aligned = in.opcode == "bar" || q.has("aligned");  // bar.red is barrier.red.aligned [§4.4]
     d.residual = std::move(t);
   }
 

@@ -172,7 +172,8 @@ class Layout {
       if (b.branch) jump(std::move(*b.branch), b.taken);
       const bool last = k + 1 == layout_.size();
       if ((b.next >= 0 && (last || layout_[k + 1] != b.next)) || (b.next < 0 && !last)) {
-        Instruction go;
+        // A loop's back edge keeps the origin of its PTX jump: a hang is reported at the loop's own line.
+        Instruction go = b.jump.value_or(Instruction{});
         go.op = Opcode::Goto;
         jump(std::move(go), b.next);
       }

@@ -21,6 +21,7 @@ struct ResidualBlock {
   std::optional<Instruction> branch;  // a conditional branch to `taken` (its label operand is added here)
   int taken = -1;
   int next = -1;  // where control continues otherwise; -1 ends the thread
+  std::optional<Instruction> jump;  // the PTX jump that goes on to `next`, when there is one (a loop's back edge)
 };
 
 /// The code of thread `thread` from its blocks (block 0 is the entry); appends to `incomplete` what depends on

@@ -168,6 +168,7 @@ void ThreadEvaluator::resume(const std::vector<AbsValue>& results) {
   if (d.op == PeOp::BarRed) {  // the barrier itself, then the reduction's result
     Instruction bar = prototype();
     bar.op = Opcode::BarSync;
+    bar.aligned = d.residual->aligned;
     std::string residual;
     bar.operands.push_back(irOperand(read(d.ops[1], residual), residual, 32));
     if (d.ops.size() == 4) bar.operands.push_back(irOperand(read(d.ops[2], residual), residual, 32));
@@ -222,6 +223,7 @@ bool ThreadEvaluator::step() {
   }
   const DecodedInstruction& d = instruction();
   if (d.op == PeOp::Unsupported) throw UserError(d.source->pos, d.error.substr(d.error.find("error: ") + 7));
+  blocks_[static_cast<std::size_t>(current_)].jump.reset();  // the block goes on past its last jump
   if (d.guard >= 0 && !state_.guardTaken) {
     std::string name = regName(d.guard);
     AbsValue g = read(DOperand::ofRegister(d.guard), name);
@@ -251,6 +253,7 @@ bool ThreadEvaluator::step() {
   state_.guardTaken = false;
   switch (d.op) {
     case PeOp::Bra:  // a decided jump continues in the same block (a concrete loop unrolls) ...
+      blocks_[static_cast<std::size_t>(current_)].jump = prototype();  // the origin of a back edge ending here
       if (d.ops[0].target <= state_.pc && repeatsState(d.ops[0].target)) return true;
       state_.pc = d.ops[0].target;
       return true;
@@ -467,7 +470,7 @@ Thread ThreadEvaluator::takeThread() {
   t.warp = where_.warp;
   std::vector<ResidualBlock> blocks;
   blocks.reserve(blocks_.size());
-  for (auto& b : blocks_) blocks.push_back({std::move(b.code), std::move(b.branch), b.taken, b.next});
+  for (auto& b : blocks_) blocks.push_back({std::move(b.code), std::move(b.branch), b.taken, b.next, std::move(b.jump)});
   t.code = layOutResidual(std::move(blocks), index_, ctx_.incomplete);
   return t;
 }

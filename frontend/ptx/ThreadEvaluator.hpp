@@ -86,6 +86,7 @@ class ThreadEvaluator {
     int next = -1;
     int taken = -1;
     std::optional<Instruction> branch;
+    std::optional<Instruction> jump;  // the PTX jump that goes on to `next` (a loop's back edge), for its origin
   };
 
   // ---- blocks and control ----
