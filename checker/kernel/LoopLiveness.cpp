@@ -2,6 +2,7 @@
 #include "checker/kernel/LoopLiveness.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "frontend/ptx/LaunchArgs.hpp"
@@ -37,6 +38,14 @@ Known evaluate(const model::ValueExpr& e, const std::vector<Known>& regs, const 
     concrete.push_back(*a);
   }
   return model::value::applyConcrete(e.op, concrete);
+}
+
+// What two register states agree on: a register differing between them is unknown.
+std::vector<Known> join(const std::vector<Known>& a, const std::vector<Known>& b) {
+  std::vector<Known> out = a;
+  for (std::size_t r = 0; r < out.size(); ++r)
+    if (out[r] != b[r]) out[r] = std::nullopt;
+  return out;
 }
 
 }  // namespace
@@ -222,48 +231,85 @@ std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, boo
   return out;
 }
 
-// One iteration of loop l from its first header node with the given registers and read values: does every path
-// leave the loop?
-LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const std::vector<Known>& regs,
-                                            const std::function<Known(int)>& finalValue) const {
+// One iteration of loop l from its first header node, as a dataflow over the iteration's nodes (they are in a
+// topological order): a register keeps a value only where every path to a node agrees on it, so the work stays
+// linear in the nodes however many paths there are.
+std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int t, int l, int header,
+                                                                              const std::vector<Known>& regs,
+                                                                              const std::function<Known(int)>& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
-  struct Path {
-    int node;
-    std::vector<Known> regs;
-    bool guessed;  // some branch on the way had an unknown condition
-    bool wrote;
-  };
-  std::vector<Path> work{{header, regs, false, false}};
-  Outcome out{Verdict::Ends, ""};
-  while (!work.empty()) {
-    Path p = std::move(work.back());
-    work.pop_back();
-    const model::Node& node = tg.nodes[static_cast<std::size_t>(p.node)];
+  std::map<int, Return> reached{{header, {regs, false, false}}};  // node -> what the paths to it agree on
+  std::vector<Return> back;
+  while (!reached.empty()) {
+    auto first = reached.begin();
+    const int n = first->first;
+    Return p = std::move(first->second);
+    reached.erase(first);
+    const model::Node& node = tg.nodes[static_cast<std::size_t>(n)];
     for (int e : node.events) {
       const model::Event& ev = k_.event(e);
       if (!ev.is(Tag::W)) continue;
-      const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, finalValue) : Known(1);
+      const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, read) : Known(1);
       p.wrote = p.wrote || !exists || *exists;
     }
     std::vector<Known> next = p.regs;
-    for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, finalValue);
-    const Known cond = node.branch ? evaluate(*node.branch, p.regs, finalValue) : Known(0);
+    for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, read);
+    const Known cond = node.branch ? evaluate(*node.branch, p.regs, read) : Known(0);
     const bool guessed = p.guessed || (node.branch && !cond);
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
       if (e == &node.next && node.branch && cond && *cond) continue;
-      if (e->backEdgeOf >= 0 && e->backEdgeOf != l) return {Verdict::Unknown, "nested loops are not decided yet"};
+      if (e->backEdgeOf >= 0 && e->backEdgeOf != l) return std::nullopt;
       const bool leaves = e->target == model::Edge::kEnd ||
                           (e->target >= 0 && tg.nodes[static_cast<std::size_t>(e->target)].iteration[static_cast<std::size_t>(l)] < 0);
       if (leaves) continue;
       if (e->backEdgeOf == l || e->target == model::Edge::kBound) {
-        if (p.wrote) return {Verdict::Unknown, "its iterations write memory while it waits (not a spin wait)"};
-        if (guessed) out = {Verdict::Unknown, "whether it comes back depends on values ptxmm does not know here"};
-        else return {Verdict::Hangs, ""};
+        back.push_back({next, guessed, p.wrote});
         continue;
       }
-      work.push_back({e->target, next, guessed, p.wrote});
+      // Two paths meet: they came apart at a branch ptxmm could not decide, so the node is reached by a guess.
+      const auto [it, fresh] = reached.try_emplace(e->target, Return{next, guessed, p.wrote});
+      if (!fresh) {
+        it->second.regs = join(it->second.regs, next);
+        it->second.guessed = true;
+        it->second.wrote = it->second.wrote || p.wrote;
+      }
     }
+  }
+  return back;
+}
+
+// The registers at the loop's head in ANY iteration, from one entry state: an iteration is walked with every read
+// unknown (an earlier iteration may read any value) and what comes back is joined in, until nothing changes — a
+// register assigned in the loop keeps a value only if every iteration gives it that value (a loop-carried
+// register is not the one it had on entry). Each round either ends or forgets one more register.
+std::optional<std::vector<LoopLiveness::Known>> LoopLiveness::headState(int t, int l, int header,
+                                                                        std::vector<Known> regs) const {
+  const auto anyValue = [](int) { return Known(); };
+  for (;;) {
+    const auto back = walkIteration(t, l, header, regs, anyValue);
+    if (!back) return std::nullopt;
+    std::vector<Known> joined = regs;
+    for (const Return& r : *back) joined = join(joined, r.regs);
+    if (joined == regs) return regs;
+    regs = std::move(joined);
+  }
+}
+
+// One iteration of loop l from a head state that holds in every iteration, reading the final values: does every
+// path leave the loop? A path that comes back without a guess comes back from every state the head state stands
+// for, so a thread that runs after everyone else is done spins forever.
+LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const std::vector<Known>& regs,
+                                            const std::function<Known(int)>& finalValue) const {
+  const auto head = headState(t, l, header, regs);
+  const auto back = head ? walkIteration(t, l, header, *head, finalValue) : std::nullopt;
+  if (!back) return {Verdict::Unknown, "nested loops are not decided yet"};
+  Outcome out{Verdict::Ends, ""};
+  for (const Return& r : *back) {
+    if (r.wrote) return {Verdict::Unknown, "its iterations write memory while it waits (not a spin wait)"};
+    if (!r.guessed) return {Verdict::Hangs, ""};
+    out = {Verdict::Unknown, "whether it comes back depends on values ptxmm does not know here (registers it carries "
+                             "from one iteration to the next, or values it computes without reading memory)"};
   }
   return out;
 }

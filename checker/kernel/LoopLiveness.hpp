@@ -6,7 +6,9 @@
 //   * a slice holds every write to P except T's own from L on, closed as usual (SliceBuilder), with T cut before
 //     L; the engine lists the final values of P over the slice's terminating executions;
 //   * a static mbarrier (MbarrierPhases.hpp) needs no slice: its final value is the one after all its arrivals;
-//   * an iteration of L is run on those final values, with T's registers at L's entry (forced values):
+//   * an iteration of L is run on those final values, with T's registers as they are at L's head in EVERY
+//     iteration (its entry values, joined to a fixpoint with what iterations that read any value leave there: a
+//     register carried from one iteration to the next is unknown unless every iteration agrees on it):
 //       - it leaves L in every final state: once the others are done (memory fairness makes their last writes
 //         visible), T's next iteration leaves — L ends;
 //       - it comes back to L's head in some final state, without writing: T may run only after everyone else is
@@ -50,8 +52,18 @@ class LoopLiveness {
   Outcome checkLoop(int thread, int loop);
   std::vector<std::vector<Known>> entryStates(int thread, int header, bool& complete,
                                              const std::function<Known(int)>& read) const;
+  struct Return {  // a path of one iteration that comes back to the loop's head
+    std::vector<Known> regs;
+    bool guessed;  // some branch on the way had an unknown condition
+    bool wrote;
+  };
   Outcome iterate(int thread, int loop, int header, const std::vector<Known>& regs,
                   const std::function<Known(int)>& finalValue) const;
+  /// The paths of one iteration that come back, or nullopt where a nested loop is entered.
+  std::optional<std::vector<Return>> walkIteration(int thread, int loop, int header, const std::vector<Known>& regs,
+                                                   const std::function<Known(int)>& read) const;
+  /// What the registers hold at the loop's head in every iteration, from their values on entry.
+  std::optional<std::vector<Known>> headState(int thread, int loop, int header, std::vector<Known> regs) const;
 
   const KernelGraph& k_;
   const BarrierPhases& phases_;
