@@ -309,6 +309,7 @@ Slice SliceBuilder::emit(const State& s) const {
   frontend::Program& p = out.program;
   p.arch = "PTX";
   p.name = "slice";
+  p.threadsAreWarps = false;  // a barrier arrival of a slice thread counts one thread, as in the kernel
   p.file = kp.file;
   auto truth = std::make_shared<frontend::CondExpr>();
   truth->kind = frontend::CondExpr::Kind::True;
@@ -416,15 +417,16 @@ Slice SliceBuilder::emit(const State& s) const {
       }
       if (kept.count(i) && valueOperand(c) >= 0 && !relevantWrite(s, t, i))
         c.operands.at(static_cast<std::size_t>(valueOperand(c))) = Operand{Operand::Kind::Immediate, "", 0, in.pos};
-      // (iv) A counted barrier counts the kept threads of its CTA that arrive at it (32 per arrival: the engines
-      // read a litmus thread as a warp).
+      // (iv) A counted barrier counts the kept threads of its CTA that arrive at it: a slice's threads are
+      // threads, as the kernel's are (threadsAreWarps below). Kept barriers are static (closeEvents), so their
+      // id and count are immediates.
       if ((c.op == Opcode::BarSync || c.op == Opcode::BarArrive) && c.operands.size() > 1 &&
           c.operands[0].kind == Operand::Kind::Immediate && c.operands[1].kind == Operand::Kind::Immediate) {
         std::int64_t arriving = 0;
         for (int u : s.order)
           if (kp.threads[static_cast<std::size_t>(u)].cta == where.cta && barrierIds_[static_cast<std::size_t>(u)].count(c.operands[0].value))
             ++arriving;
-        c.operands[1].value = 32 * arriving;
+        c.operands[1].value = arriving;
       }
       if (c.op == Opcode::BulkCopy && kept.count(i)) trimCopy(c, "\n" + std::to_string(t) + ":" + std::to_string(i));
       rename(c);

@@ -5,39 +5,15 @@
 #include <catch2/catch.hpp>
 
 #include "KernelTestSupport.hpp"
-#include "checker/kernel/SliceBuilder.hpp"
 
 using namespace ptxmm;
 using checker::kernel::KernelResult;
+using testing::Analyses;
 using testing::TestLaunch;
 
 namespace {
 
 std::string idx(const std::string& base, int i) { return base + "_" + std::to_string(i); }
-
-// The checker's analyses of one launch, for building slices by hand.
-struct Analyses {
-  explicit Analyses(const frontend::KernelProgram& kp) : graph(kp, 2), phases(graph), values(graph, phases), order(graph),
-                                                          builder(graph, phases, values, &order) {}
-  checker::kernel::KernelGraph graph;
-  checker::kernel::BarrierPhases phases;
-  checker::kernel::KernelValues values;
-  checker::kernel::MayOrder order;
-  checker::kernel::SliceBuilder builder;
-
-  /// The first event of kernel thread `thread` on location `name` with tag `tag`.
-  int event(int thread, const std::string& name, model::Tag tag) const {
-    const auto& kp = graph.kernel();
-    for (std::size_t e = 0; e < graph.graph().events.size(); ++e) {
-      const model::Event& ev = graph.graph().events[e];
-      if (ev.thread == thread && ev.is(tag) && ev.paddr >= 0 &&
-          kp.program.locations[static_cast<std::size_t>(graph.locationOfPhysical(ev.paddr))].name == name)
-        return static_cast<int>(e);
-    }
-    FAIL("no event of thread " << thread << " on " << name);
-    return -1;
-  }
-};
 
 int count(const frontend::Thread& t, frontend::Opcode op) {
   return static_cast<int>(std::count_if(t.code.begin(), t.code.end(), [&](const auto& in) { return in.op == op; }));

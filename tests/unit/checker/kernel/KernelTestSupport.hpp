@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/kernel/KernelChecker.hpp"
+#include "checker/kernel/SliceBuilder.hpp"
 #include "frontend/LitmusWriter.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "../CheckerTestSupport.hpp"
@@ -94,5 +95,29 @@ inline std::set<std::string> raceTexts(const checker::kernel::KernelResult& r) {
   }
   return out;
 }
+
+// The checker's analyses of one launch, for building slices by hand.
+struct Analyses {
+  explicit Analyses(const frontend::KernelProgram& kp) : graph(kp, 2), phases(graph), values(graph, phases), order(graph),
+                                                          builder(graph, phases, values, &order) {}
+  checker::kernel::KernelGraph graph;
+  checker::kernel::BarrierPhases phases;
+  checker::kernel::KernelValues values;
+  checker::kernel::MayOrder order;
+  checker::kernel::SliceBuilder builder;
+
+  /// The first event of kernel thread `thread` on location `name` with tag `tag`.
+  int event(int thread, const std::string& name, model::Tag tag) const {
+    const auto& kp = graph.kernel();
+    for (std::size_t e = 0; e < graph.graph().events.size(); ++e) {
+      const model::Event& ev = graph.graph().events[e];
+      if (ev.thread == thread && ev.is(tag) && ev.paddr >= 0 &&
+          kp.program.locations[static_cast<std::size_t>(graph.locationOfPhysical(ev.paddr))].name == name)
+        return static_cast<int>(e);
+    }
+    FAIL("no event of thread " << thread << " on " << name);
+    return -1;
+  }
+};
 
 }  // namespace ptxmm::testing
