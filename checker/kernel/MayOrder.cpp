@@ -28,6 +28,23 @@ bool MayOrder::synchronising(int e) const {
   return !(isMemory(ev) && ev.is(Tag::WEAK));
 }
 
+bool MayOrder::passive(int v, std::int64_t active) const {
+  if (!passive_.count(v)) return false;
+  const int e = nodeEvent_[static_cast<std::size_t>(v)];
+  return active < 0 || !(k_.event(e).is(Tag::R) && k_.event(e).paddr == active);
+}
+
+// obs ; ppbc (spec §2.11): obs starts at a strong write and ends at a read of its location (msrf needs the same
+// virtual address, so the same physical one); ppbc then needs loc between that read and b, so b overlaps a.
+std::int64_t MayOrder::observedLocation(int a, int b) const {
+  const model::Event& ea = k_.event(a);
+  if (!ea.is(Tag::W) || !strong(ea) || ea.paddr < 0 || ea.is(Tag::CB)) return -1;
+  const KernelAccess* x = k_.access(a);
+  const KernelAccess* y = k_.access(b);
+  const bool overlap = !x || !y || (x->buffer == y->buffer && x->lo < y->hi && y->lo < x->hi);
+  return overlap ? ea.paddr : -1;
+}
+
 int MayOrder::hub(std::map<std::int64_t, int>& hubs, std::int64_t key) {
   auto [it, inserted] = hubs.emplace(key, static_cast<int>(nodes_.size()));
   if (inserted) {
@@ -167,7 +184,7 @@ MayOrder::MayOrder(const KernelGraph& kernel, const BarrierPhases* phases) : k_(
 
 // A graph search. Forward: pos[t] is the smallest event id reached in thread t (every po event at or after it is
 // reached); backward: the largest (every po event at or before it reaches the target).
-void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads, std::vector<int> work) {
+void MayOrder::search(Reach& r, bool forwardDirection, std::int64_t active, std::vector<int> threads, std::vector<int> work) {
   // Per thread: the position whose po events were already expanded (none yet).
   std::vector<int> done(r.pos.size(), forwardDirection ? INT_MAX : INT_MIN);
   for (;;) {
@@ -186,7 +203,7 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads,
       // Forward, every node of a covered po event is reached; backward, a covered event reaches the target only
       // through po, which an event entered by reads-from alone (passive) cannot continue.
       for (auto it = lo; it < hi; ++it)
-        if (const int v = nodeOf(*it); v >= 0 && (forwardDirection || !passive_.count(v))) work.push_back(v);
+        if (const int v = nodeOf(*it); v >= 0 && (forwardDirection || !passive(v, active))) work.push_back(v);
       if (forwardDirection)
         for (const auto& [threshold, v] : issued_[static_cast<std::size_t>(t)])
           if (threshold >= now && threshold < was) work.push_back(v);
@@ -201,7 +218,7 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads,
     if (e >= 0) {
       const int t = k_.event(e).thread;
       int& pos = r.pos[static_cast<std::size_t>(t)];
-      const int target = inPo(e) ? (forwardDirection && passive_.count(v) ? -1 : e)
+      const int target = inPo(e) ? (forwardDirection && passive(v, active) ? -1 : e)
                                  : forwardDirection ? -1 : threshold_[static_cast<std::size_t>(v)];
       if (target >= 0 && (forwardDirection ? target < pos : target > pos)) {
         pos = target;
@@ -213,9 +230,9 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::vector<int> threads,
   }
 }
 
-const MayOrder::Reach& MayOrder::forward(int a) {
+const MayOrder::Reach& MayOrder::forward(int a, std::int64_t active) {
   for (auto it = cache_.begin(); it != cache_.end(); ++it)
-    if (it->first == a) {
+    if (it->first == std::pair{a, active}) {
       cache_.splice(cache_.begin(), cache_, it);
       return cache_.front().second;
     }
@@ -223,29 +240,29 @@ const MayOrder::Reach& MayOrder::forward(int a) {
   const model::Event& ev = k_.event(a);
   if (inPo(a)) {
     r.pos[static_cast<std::size_t>(ev.thread)] = a;  // a itself and everything after it in po
-    search(r, true, {ev.thread}, {});
+    search(r, true, active, {ev.thread}, {});
   } else {
-    search(r, true, {}, {nodeOf(a)});
+    search(r, true, active, {}, {nodeOf(a)});
   }
-  cache_.emplace_front(a, std::move(r));
+  cache_.emplace_front(std::pair{a, active}, std::move(r));
   if (cache_.size() > kCachedSearches) cache_.pop_back();
   return cache_.front().second;
 }
 
-MayOrder::Reach MayOrder::backward(int b) {
+MayOrder::Reach MayOrder::backward(int b, std::int64_t active) {
   Reach r{std::vector<int>(chain_.size(), INT_MIN), std::vector<bool>(nodes_.size(), false)};
   const model::Event& ev = k_.event(b);
   if (inPo(b)) {
     r.pos[static_cast<std::size_t>(ev.thread)] = b;
-    search(r, false, {ev.thread}, {});
+    search(r, false, active, {ev.thread}, {});
   } else {
-    search(r, false, {}, {nodeOf(b)});
+    search(r, false, active, {}, {nodeOf(b)});
   }
   return r;
 }
 
 bool MayOrder::reaches(int a, int b) {
-  const Reach& r = forward(a);
+  const Reach& r = forward(a, observedLocation(a, b));
   const model::Event& eb = k_.event(b);
   if (!inPo(b)) return r.visited[static_cast<std::size_t>(nodeOf(b))];
   const int v = nodeOf(b);
@@ -255,8 +272,9 @@ bool MayOrder::reaches(int a, int b) {
 std::vector<int> MayOrder::between(int a, int b) {
   std::vector<int> out;
   if (!reaches(a, b)) return out;
-  const Reach f = forward(a);
-  const Reach back = backward(b);
+  const std::int64_t active = observedLocation(a, b);
+  const Reach f = forward(a, active);
+  const Reach back = backward(b, active);
   for (std::size_t t = 0; t < chain_.size(); ++t) {
     if (f.pos[t] == INT_MAX || back.pos[t] == INT_MIN) continue;
     for (int e : chain_[t])

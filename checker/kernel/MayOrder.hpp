@@ -6,7 +6,11 @@
 //   * po, as the order of each thread's synchronising events (event ids follow a topological order of the thread);
 //   * every strong write -> every strong read of its location (through one hub node per location: may-rf); a
 //     read that cannot end an acquire pattern (spec §2.5: not .acquire, no acquire fence after it in its thread)
-//     orders nothing after it and only passes the chain on to its own atomic write half (obs through rmw);
+//     ends no synchronizes-with edge, so in a path through `sw` it only passes the chain on to its own atomic
+//     write half (obs through rmw) — "passive". One rule is an exception: `cause` also contains `obs ; ppbc`,
+//     where the first step is reads-from alone and ppbc relates the read to later events of the SAME location
+//     (C1-C9 need loc). So a search from a strong write a, asked about an event overlapping a's location, treats
+//     the strong reads of that location as active (`observed` searches below);
 //   * every barrier arrive -> every wait of the same barrier and generation (CTA barriers and barrier.cluster;
 //     one hub per generation when the generations are static, one for all of them otherwise; a cluster
 //     barrier's generation k also leads to generation k+1, its arrivals being one RMW chain);
@@ -36,7 +40,8 @@ class MayOrder {
   /// `phases` (optional) says which CTA barriers have static generations; without it, only the shape decides.
   explicit MayOrder(const KernelGraph& kernel, const BarrierPhases* phases = nullptr);
 
-  /// Whether a path of the graph may lead from event a to event b (a != b, different threads or asynchronous).
+  /// Whether a path of the graph may lead from event a to event b (a != b, different threads or asynchronous):
+  /// false means no execution relates a to b by `cause`.
   bool reaches(int a, int b);
   /// The synchronising events on some path from a to b (empty when b is not reachable from a).
   std::vector<int> between(int a, int b);
@@ -54,15 +59,21 @@ class MayOrder {
 
   bool inPo(int e) const;
   bool synchronising(int e) const;
+  // Whether node v is passive in a search in which the strong reads of physical location `active` are not
+  // (-1: none).
+  bool passive(int v, std::int64_t active) const;
+  // The physical location an `obs ; ppbc` path from a to b would run through: a's, when a is a strong write and
+  // b overlaps it; -1 otherwise.
+  std::int64_t observedLocation(int a, int b) const;
   int nodeOf(int e) const { return nodeOfEvent_[static_cast<std::size_t>(e)]; }
   int hub(std::map<std::int64_t, int>& hubs, std::int64_t key);
   using Generations = std::map<int, std::pair<std::string, int>>;  // barrier event -> (barrier, generation)
   Generations barrierGenerations(const BarrierPhases* phases) const;
   int barrierHub(int e, const Generations& generations);
   void edge(int from, int to);
-  const Reach& forward(int a);
-  Reach backward(int b);
-  void search(Reach& r, bool forwardDirection, std::vector<int> threadsToVisit, std::vector<int> nodes);
+  const Reach& forward(int a, std::int64_t active);
+  Reach backward(int b, std::int64_t active);
+  void search(Reach& r, bool forwardDirection, std::int64_t active, std::vector<int> threadsToVisit, std::vector<int> nodes);
 
   const KernelGraph& k_;
   std::vector<std::vector<int>> chain_;          // per thread: its synchronising po events, by id
@@ -75,7 +86,7 @@ class MayOrder {
   std::map<std::int64_t, int> locationHubs_, fenceHub_;
   std::map<std::string, int> barrierHubs_;  // per barrier and generation
   std::set<int> passive_;  // nodes of po events that reads-from reaches without ordering what follows them
-  std::list<std::pair<int, Reach>> cache_;       // forward searches, most recent first
+  std::list<std::pair<std::pair<int, std::int64_t>, Reach>> cache_;  // forward searches (from, active), most recent first
 };
 
 }  // namespace ptxmm::checker::kernel
