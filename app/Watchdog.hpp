@@ -1,4 +1,4 @@
-// The backstop of --timeout for the commands that check one test at a time (`run`, `races`): the engines stop
+// The backstop of --timeout for the commands that check one test at a time (`run`, `kernel`): the engines stop
 // their own search at the timeout, but unrolling, the Z3 encoding, drawing and freeing a huge test are not
 // interruptible, and a test with 1,000 threads spent minutes there (issue 16 H1). A Watchdog armed around one
 // check calls its action (which reports UNKNOWN and ends the process) when the check overruns its deadline.
@@ -12,6 +12,9 @@
 #include <thread>
 
 namespace ptxmm::app {
+
+/// How long past --timeout a Watchdog waits for a check that has not stopped by itself.
+inline constexpr double kWatchdogGraceSeconds = 0.5;
 
 class Watchdog {
  public:

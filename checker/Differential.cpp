@@ -88,10 +88,14 @@ frontend::Program withThreadsReversed(const frontend::Program& program) {
   return out;
 }
 
-EngineComparison compareEngines(const model::CatModel& model, const frontend::Program& program,
-                                const RunOptions& options) {
-  const model::EventGraph graph = frontend::unroll(program, {options.unroll});
+namespace {
+
+// compareEngines, within one deadline for every stage (--timeout); throws model::LimitReached past it.
+EngineComparison compare(const model::CatModel& model, const frontend::Program& program, const RunOptions& options) {
   EngineOptions limits = options.engineOptions;
+  limits.deadline = engineDeadline(options.engineOptions);
+  const frontend::UnrollOptions unrolling{options.unroll, limits.deadline, options.maxEvents};
+  const model::EventGraph graph = frontend::unroll(program, unrolling);
   limits.races = true;
   const EngineInfo& reference = referenceEngine();
   const EngineInfo& solver = solverEngine();
@@ -142,7 +146,7 @@ EngineComparison compareEngines(const model::CatModel& model, const frontend::Pr
   }
   const frontend::Program reversed = withThreadsReversed(program);
   const TestResult solverReversed =
-      solver.make(model, checked)->run(reversed, frontend::unroll(reversed, {options.unroll}));
+      solver.make(model, checked)->run(reversed, frontend::unroll(reversed, unrolling));
   if (solverReversed.resourceLimit) {
     c.inconclusive = true;
     c.limit = other + " on the threads reversed: " + solverReversed.reason;
@@ -151,6 +155,20 @@ EngineComparison compareEngines(const model::CatModel& model, const frontend::Pr
                    orderFree(solverReversed) + "; in the written order " + orderFree(c.solver);
   }
   return c;
+}
+
+}  // namespace
+
+EngineComparison compareEngines(const model::CatModel& model, const frontend::Program& program,
+                                const RunOptions& options) {
+  try {
+    return compare(model, program, options);
+  } catch (const model::LimitReached& e) {  // --timeout or --max-events while unrolling or encoding
+    EngineComparison c;
+    c.inconclusive = true;
+    c.limit = e.what();
+    return c;
+  }
 }
 
 }  // namespace ptxmm::checker

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "checker/Outcome.hpp"
+#include "model/Deadline.hpp"
 #include "model/RelationIR.hpp"
 
 namespace ptxmm::checker {
@@ -15,7 +16,8 @@ namespace ptxmm::checker {
 /// What an engine is asked for and within which limits. An engine ignores what it has no use for (the
 /// explicit engine always lists every state and has no solver seed); EngineRegistry.hpp says which does what.
 struct EngineOptions {
-  double timeoutSeconds = 0;          // 0: no timeout
+  double timeoutSeconds = 0;          // 0: no timeout; counted from the engine's start
+  model::Deadline deadline;           // also stop here (the whole test's --timeout, set by checkProgram)
   std::uint64_t maxCandidates = 0;    // explicit engine: candidate executions to examine at most (0: no limit)
   bool races = false;                 // also find every pair of racing instructions (RaceFinder.hpp)
   unsigned seed = 0;                  // solver engines: the random seed; results must not depend on it
@@ -23,6 +25,11 @@ struct EngineOptions {
   bool listStates = true;             // solver engines: false decides the condition's claim with one query, no states
   bool explain = false;               // solver engines: find the axioms forbidding the outcome the condition asks about
 };
+
+/// When an engine stops: `options.deadline` or its own --timeout from now, whichever comes first.
+inline model::Deadline engineDeadline(const EngineOptions& options) {
+  return options.deadline.earliest(model::Deadline::after(options.timeoutSeconds));
+}
 
 class Engine {
  public:

@@ -6,7 +6,6 @@
 // handed to the caller's visitor.
 #pragma once
 
-#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -55,7 +54,7 @@ class ExecutionSearch {
   const EngineOptions& options_;
   const model::EventGraph& g_;
   model::Evaluator eval_;
-  std::chrono::steady_clock::time_point start_;
+  model::Deadline deadline_;
   std::uint64_t candidates_ = 0;
   std::vector<StaticUse> uses_;
   const SearchVisitor* visitor_ = nullptr;

@@ -2,6 +2,7 @@
 #include "checker/Outcome.hpp"
 
 #include "frontend/ConditionWalk.hpp"
+#include "model/Deadline.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -113,11 +114,7 @@ TestResult errorResult(const std::string& file, const model::UserError& error) {
   return r;
 }
 
-std::string timeoutReason(double seconds) {
-  std::ostringstream text;
-  text << "timeout after " << seconds << " s";
-  return text.str();
-}
+std::string timeoutReason(double seconds) { return model::Deadline::reason(seconds); }
 
 std::string noExecutionNote() {
   return "no candidate execution is consistent with the model (check for barrier deadlocks or contradictory "

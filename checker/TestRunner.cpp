@@ -51,6 +51,17 @@ void describeExplanation(const model::CatModel& model, const model::EventGraph& 
   }
 }
 
+// UNKNOWN for `program`: a resource bound stopped the check (`reason`).
+TestResult limitResult(const frontend::Program& program, const std::string& reason) {
+  TestResult r;
+  r.name = program.name;
+  r.file = program.file;
+  r.status = Status::Unknown;
+  r.resourceLimit = true;
+  r.reason = reason;
+  return r;
+}
+
 bool usesMbarriers(const frontend::Program& program) {
   for (const auto& t : program.threads)
     for (const auto& in : t.code)
@@ -106,19 +117,13 @@ std::unique_ptr<Engine> makeEngine(const model::CatModel& model, const RunOption
   return engineNamed(options.engine).make(model, chosen);
 }
 
-TestResult checkProgram(const model::CatModel& model, const frontend::Program& program, const RunOptions& options) {
+TestResult checkProgram(const model::CatModel& model, const frontend::Program& program, const RunOptions& given) {
+  // One deadline for every stage of this test (issue 16): unrolling, each engine run, liveness, explanations.
+  RunOptions options = given;
+  options.engineOptions.deadline = engineDeadline(given.engineOptions);
   try {
-    const model::EventGraph graph = frontend::unroll(program, {options.unroll});
-    if (options.maxEvents && graph.events.size() > options.maxEvents) {
-      TestResult r;
-      r.name = program.name;
-      r.file = program.file;
-      r.status = Status::Unknown;
-      r.resourceLimit = true;
-      r.reason = "the unrolled test has " + std::to_string(graph.events.size()) + " events, more than --max-events " +
-                 std::to_string(options.maxEvents);
-      return r;
-    }
+    const model::EventGraph graph =
+        frontend::unroll(program, {options.unroll, options.engineOptions.deadline, options.maxEvents});
     TestResult result = makeEngine(model, options)->run(program, graph);
     if (options.liveness && result.status != Status::Error && result.status != Status::Internal)
       result.liveness = engineNamed(options.engine).liveness(model, graph, {options.progress, options.engineOptions});
@@ -152,15 +157,12 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
     TestResult r = errorResult(program.file, e);
     r.name = program.name;
     return r;
+  } catch (const model::LimitReached& e) {
+    // A bound reached before any engine answered (--timeout or --max-events while unrolling): nothing is decided.
+    return limitResult(program, e.what());
   } catch (const std::bad_alloc&) {
     // The memory bound (ptxmm's --max-memory or the caller's own limit) stopped the check; what it built is freed.
-    TestResult r;
-    r.name = program.name;
-    r.file = program.file;
-    r.status = Status::Unknown;
-    r.resourceLimit = true;
-    r.reason = "out of memory (the process's memory limit, --max-memory, was reached)";
-    return r;
+    return limitResult(program, "out of memory (the process's memory limit, --max-memory, was reached)");
   }
 }
 

@@ -128,9 +128,10 @@ BitMatrix BitMatrix::compose(const BitMatrix& o) const {
   return out;
 }
 
-BitMatrix BitMatrix::transitiveClosure() const {
+BitMatrix BitMatrix::transitiveClosure(const Deadline& deadline) const {
   BitMatrix out = *this;
   for (std::size_t k = 0; k < n_; ++k) {
+    if (k % 64 == 0) deadline.check("computing a transitive closure");
     const std::uint64_t* rk = out.row(k);
     for (std::size_t i = 0; i < n_; ++i)
       if (out.test(i, k)) {
@@ -141,8 +142,8 @@ BitMatrix BitMatrix::transitiveClosure() const {
   return out;
 }
 
-BitMatrix BitMatrix::reflexiveTransitiveClosure() const {
-  BitMatrix out = transitiveClosure();
+BitMatrix BitMatrix::reflexiveTransitiveClosure(const Deadline& deadline) const {
+  BitMatrix out = transitiveClosure(deadline);
   for (std::size_t i = 0; i < n_; ++i) out.set(i, i);
   return out;
 }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/Deadline.hpp"
+
 namespace ptxmm::model {
 
 /// A subset of {0..n-1}.
@@ -67,10 +69,10 @@ class BitMatrix {
   BitMatrix inverse() const;
   /// Relational composition this ; o.
   BitMatrix compose(const BitMatrix& o) const;
-  /// r+ (Warshall on rows).
-  BitMatrix transitiveClosure() const;
+  /// r+ (Warshall on rows). Cubic: checks `deadline` as it goes (throws LimitReached once it has passed).
+  BitMatrix transitiveClosure(const Deadline& deadline = {}) const;
   /// r* = r+ | id.
-  BitMatrix reflexiveTransitiveClosure() const;
+  BitMatrix reflexiveTransitiveClosure(const Deadline& deadline = {}) const;
   /// r? = r | id.
   BitMatrix reflexiveClosure() const;
   BitSet domain() const;
@@ -78,7 +80,7 @@ class BitMatrix {
   /// Restricts both ends of every pair to s.
   BitMatrix restrictedTo(const BitSet& s) const;
   bool irreflexive() const;
-  bool acyclic() const { return transitiveClosure().irreflexive(); }
+  bool acyclic(const Deadline& deadline = {}) const { return transitiveClosure(deadline).irreflexive(); }
   bool operator==(const BitMatrix& o) const { return n_ == o.n_ && bits_ == o.bits_; }
 
  private:

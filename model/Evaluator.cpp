@@ -103,6 +103,7 @@ void Evaluator::computeRecGroup(std::size_t group) {
 }
 
 Value Evaluator::evaluate(const RelExpr& e) {
+  deadline_.check("evaluating the model on a candidate execution");
   const std::size_t n = candidate_->size;
   return std::visit(
       Overloaded{
@@ -118,8 +119,8 @@ Value Evaluator::evaluate(const RelExpr& e) {
             Value a = evaluate(*u.arg);
             switch (u.op) {
               case ir::UnaryOp::Inverse: return asRel(a).inverse();
-              case ir::UnaryOp::Plus: return asRel(a).transitiveClosure();
-              case ir::UnaryOp::Star: return asRel(a).reflexiveTransitiveClosure();
+              case ir::UnaryOp::Plus: return asRel(a).transitiveClosure(deadline_);
+              case ir::UnaryOp::Star: return asRel(a).reflexiveTransitiveClosure(deadline_);
               case ir::UnaryOp::Optional: return asRel(a).reflexiveClosure();
               case ir::UnaryOp::Complement:
                 if (auto* s = std::get_if<BitSet>(&a)) return s->complement();
@@ -159,7 +160,7 @@ Value Evaluator::evaluate(const RelExpr& e) {
 bool Evaluator::test(const Check& c, const Value& v, const std::optional<BitMatrix>& pairwise) {
   auto decide = [&](const Value& x) {
     switch (c.kind) {
-      case CheckKind::Acyclic: return asRel(x).acyclic();
+      case CheckKind::Acyclic: return asRel(x).acyclic(deadline_);
       case CheckKind::Irreflexive: return asRel(x).irreflexive();
       case CheckKind::Empty:
         if (auto* s = std::get_if<BitSet>(&x)) return s->none();

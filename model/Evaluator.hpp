@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/Candidate.hpp"
+#include "model/Deadline.hpp"
 #include "model/DefinitionOrder.hpp"
 #include "model/RelationIR.hpp"
 
@@ -25,6 +26,9 @@ class Evaluator {
   void reset(const Candidate& candidate);
   /// Declares that the base relations of stage `from` and later changed in the candidate.
   void invalidate(Stage from);
+  /// Every expression evaluated from now on first checks `deadline` (throws LimitReached once it has passed):
+  /// one candidate of a large test can take longer than a whole --timeout.
+  void setDeadline(const Deadline& deadline) { deadline_ = deadline; }
 
   /// The first check (not flag) of stage <= `upTo` that fails, if any.
   std::optional<std::size_t> firstFailingCheck(Stage upTo);
@@ -57,6 +61,7 @@ class Evaluator {
   std::vector<std::optional<Value>> cache_;
   DefinitionOrder order_;
   std::vector<std::optional<bool>> checkCache_;
+  Deadline deadline_;
 };
 
 }  // namespace ptxmm::model

@@ -26,10 +26,11 @@ struct DiffCommand {
         if (c.inconclusive) {
           ++inconclusive;
           std::cout << "INCONCLUSIVE " << what << ": " << c.limit << "\n";
+          code = worst(code, ExitCode::Unknown);  // a bound stopped it: nothing was compared
         } else if (!c.difference.empty()) {
           ++different;
           std::cout << "DIFF " << what << ": " << c.difference << "\n";
-          code = ExitCode::ExpectationFailed;
+          code = worst(code, ExitCode::ExpectationFailed);
         } else {
           ++same;
         }

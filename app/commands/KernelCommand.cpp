@@ -5,11 +5,13 @@
 // hang, a failed assertion or an out-of-bounds access; 2: bad input or options; 3: something stayed undecided
 // (the reason is printed); 4: internal error.
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "app/OutputFiles.hpp"
 #include "app/ProcessRunner.hpp"
+#include "app/Watchdog.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
 #include "app/hardware/CudaWorkbench.hpp"
@@ -109,13 +111,35 @@ struct KernelCommand {
                                                             : model);
     options.mayOrderShortcut = bundled;
     options.run.engine = engine.empty() ? checker::engineNames().front() : engine;
+    // The check stops itself at --timeout; the watchdog answers for what does not (freeing a large Z3 formula).
+    Watchdog watchdog;
+    watchdog.arm(options.timeoutSeconds > 0 ? options.timeoutSeconds + kWatchdogGraceSeconds : 0, [&] {
+      checker::kernel::KernelResult r;
+      r.name = program.displayName;
+      r.file = program.file;
+      r.kernel = program.entry;
+      r.grid = l.grid;
+      r.block = l.block;
+      r.cluster = program.launch.cluster.value_or(frontend::Dim3{});
+      r.status = checker::kernel::KernelStatus::Unknown;
+      r.unknowns.push_back(checker::timeoutReason(options.timeoutSeconds) + " (the check overran it; ptxmm stops here)");
+      r.checkSeconds = options.timeoutSeconds;
+      r.nvccSeconds = nvccSeconds;
+      print(r);
+      std::_Exit(static_cast<int>(ExitCode::Unknown));
+    });
     checker::kernel::KernelResult r = checker::kernel::checkKernel(cat, program, options);
     checker::kernel::checkRaceFixes(cat, program, options, r);  // each race's fix, re-checked (RaceFixes.hpp)
+    watchdog.disarm();
     r.nvccSeconds = nvccSeconds;
-    if (json) std::cout << jsonText(checker::kernel::kernelJson(r)) << std::endl;
-    else std::cout << checker::kernel::kernelText(r);
+    print(r);
     if (r.hasFinding()) return ExitCode::ExpectationFailed;
     return r.status == checker::kernel::KernelStatus::Ok ? ExitCode::Ok : ExitCode::Unknown;
+  }
+
+  void print(const checker::kernel::KernelResult& r) const {
+    if (json) std::cout << jsonText(checker::kernel::kernelJson(r)) << std::endl;
+    else std::cout << checker::kernel::kernelText(r) << std::flush;
   }
 };
 

@@ -62,7 +62,8 @@ std::string elementText(std::int64_t v, frontend::ElemType t) {
 class Checker {
  public:
   Checker(const model::CatModel& model, const frontend::KernelProgram& kernel, const KernelOptions& options)
-      : model_(model), kernel_(kernel), options_(options), start_(Clock::now()) {}
+      : model_(model), kernel_(kernel), options_(options), start_(Clock::now()),
+        deadline_(model::Deadline::after(options.timeoutSeconds)) {}
 
   KernelResult run() {
     result_.name = kernel_.displayName;
@@ -93,7 +94,9 @@ class Checker {
     if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     finals_.emplace(*graph_, *values_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
-    runner_.emplace(model_, options_.run);
+    RunOptions sliceRuns = options_.run;
+    sliceRuns.engineOptions.deadline = deadline_;  // no slice runs past the check's --timeout (issue 16)
+    runner_.emplace(model_, sliceRuns);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
     LoopLiveness(*graph_, *phases_, *values_, &*mbarriers_, *builder_, *runner_, options_.slices, [this] { return remaining(); })
         .check(result_.hangs, result_.unknowns);
@@ -475,6 +478,7 @@ class Checker {
   const frontend::KernelProgram& kernel_;
   const KernelOptions& options_;
   Clock::time_point start_;
+  model::Deadline deadline_;  // --timeout, for the whole check
   KernelResult result_;
   Claims claims_;
   std::optional<KernelGraph> graph_;

@@ -26,11 +26,12 @@ const SliceAnswer& SliceRunner::run(const Slice& slice, double timeoutSeconds) {
     // consistent execution needs more, or the cap is reached and the engine's UNKNOWN stands.
     RunOptions run = options_;
     run.engineOptions.timeoutSeconds = timeoutSeconds;
-    model::EventGraph graph = frontend::unroll(slice.program, {run.unroll});
+    const auto unrolling = [&] { return frontend::UnrollOptions{run.unroll, run.engineOptions.deadline, run.maxEvents}; };
+    model::EventGraph graph = frontend::unroll(slice.program, unrolling());
     TestResult r = makeEngine(model_, run)->run(slice.program, graph);
     while (r.status == Status::Unknown && !r.resourceLimit && run.unroll * 2 <= kMaxUnroll) {
       run.unroll *= 2;
-      graph = frontend::unroll(slice.program, {run.unroll});
+      graph = frontend::unroll(slice.program, unrolling());
       r = makeEngine(model_, run)->run(slice.program, graph);
     }
     answer.status = r.status;
@@ -42,6 +43,9 @@ const SliceAnswer& SliceRunner::run(const Slice& slice, double timeoutSeconds) {
       return std::pair{ev.thread, graph.threads[static_cast<std::size_t>(ev.thread)].nodes[static_cast<std::size_t>(ev.node)].instr};
     };
     for (const Race& race : r.races) answer.races.push_back({where(race.events.first), where(race.events.second), race.kind});
+  } catch (const model::LimitReached& e) {  // the check's --timeout, while unrolling or encoding the slice
+    answer.status = Status::Unknown;
+    answer.reason = e.what();
   } catch (const model::UserError& e) {
     // A slice is made from a program the unroller accepted; a refusal here is a limit of the slice, not bad input.
     answer.status = Status::Unknown;

@@ -66,6 +66,7 @@ void ModelEncoding::compute(std::size_t index) {
 }
 
 Sym ModelEncoding::encode(const model::RelExpr& e) {
+  program_.deadline().check(kEncodingStage);
   const std::size_t n = program_.size();
   return std::visit(
       Overloaded{
@@ -81,8 +82,8 @@ Sym ModelEncoding::encode(const model::RelExpr& e) {
             Sym a = encode(*u.arg);
             switch (u.op) {
               case ir::UnaryOp::Inverse: return inverse(ctx_, asRel(a));
-              case ir::UnaryOp::Plus: return closure(asRel(a));
-              case ir::UnaryOp::Star: return reflexive(closure(asRel(a)), program_.events());
+              case ir::UnaryOp::Plus: return closure(asRel(a), program_.deadline());
+              case ir::UnaryOp::Star: return reflexive(closure(asRel(a), program_.deadline()), program_.events());
               case ir::UnaryOp::Optional: return reflexive(asRel(a), program_.events());
               case ir::UnaryOp::Complement:
                 if (auto* s = std::get_if<SymSet>(&a)) return complement(ctx_, *s, program_.events());
@@ -98,7 +99,7 @@ Sym ModelEncoding::encode(const model::RelExpr& e) {
             Sym l = encode(*b.lhs);
             Sym r = encode(*b.rhs);
             switch (b.op) {
-              case ir::BinaryOp::Seq: return compose(ctx_, asRel(l), asRel(r));
+              case ir::BinaryOp::Seq: return compose(ctx_, asRel(l), asRel(r), program_.deadline());
               case ir::BinaryOp::Product: return product(ctx_, asSet(l), asSet(r));
               case ir::BinaryOp::Union:
               case ir::BinaryOp::Inter:
@@ -161,7 +162,7 @@ z3::expr ModelEncoding::encodeCheck(std::size_t index) {
     switch (c.kind) {
       case model::CheckKind::Acyclic:
         // Ranks are existential: sound and complete for an asserted axiom, not under negation.
-        return forAssertion ? acyclic(asRel(v), c.name) : !someReflexive(ctx_, closure(asRel(v)));
+        return forAssertion ? acyclic(asRel(v), c.name) : !someReflexive(ctx_, closure(asRel(v), program_.deadline()));
       case model::CheckKind::Irreflexive: return !someReflexive(ctx_, asRel(v));
       case model::CheckKind::Empty:
         if (auto* s = std::get_if<SymSet>(&v)) return isEmpty(ctx_, *s);

@@ -55,14 +55,17 @@ struct ProgramEncoding::ThreadState {
 };
 
 ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys,
-                                 const liveness::ProgressModel* liveness)
-    : ctx_(ctx), graph_(graph), constraints_(ctx), unspecified_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()),
+                                 const liveness::ProgressModel* liveness, const model::Deadline& deadline)
+    : ctx_(ctx), graph_(graph), deadline_(deadline), constraints_(ctx), unspecified_(ctx), events_(ctx, graph.events.size()), bounds_(graph.events.size()),
       divergent_(ctx.bool_val(false)), liveness_(liveness) {
   const std::size_t n = size();
   // Every execution listed for outcomes ends each thread (the unrolling bound is reported, not listed).
   exited_.assign(graph_.threads.size(), ctx.bool_val(true));
   for (std::size_t t = 0; t < model::kTagCount; ++t) sets_.emplace_back(ctx, n);
-  for (std::size_t r = 0; r < model::kBaseRelCount; ++r) rels_.emplace_back(ctx, n);
+  for (std::size_t r = 0; r < model::kBaseRelCount; ++r) {
+    deadline_.check(kEncodingStage);
+    rels_.emplace_back(ctx, n);
+  }
   value_.assign(n, ctx.bv_val(0, kValueBits));
   for (std::size_t p = 0; p < graph_.initCount(); ++p) {
     events_.set(p, ctx.bool_val(true));
@@ -173,6 +176,7 @@ void ProgramEncoding::encodeThread(int t) {
   };
 
   for (std::size_t ni = 0; ni < tg.nodes.size(); ++ni) {
+    deadline_.check(kEncodingStage);
     const model::Node& node = tg.nodes[ni];
     ThreadState s = ni == 0 ? ThreadState{initRegs, initUnspec, std::vector<DepSet>(regs), {}} : merge(incoming[ni]);
     const z3::expr reached = ni == 0 ? ctx_.bool_val(true) : [&] {
@@ -366,10 +370,12 @@ void ProgramEncoding::encodeStatic() {
     for (std::size_t t = 0; t < model::kTagCount; ++t)
       if (graph_.events[i].tags.test(t)) sets_[t].set(i, events_.at(i));
   for (BaseRel rel : model::staticRelations())
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
+      deadline_.check(kEncodingStage);
       for (std::size_t j = 0; j < n; ++j)
         if (model::staticRelation(graph_, rel, static_cast<int>(i), static_cast<int>(j)))
           rels_[static_cast<std::size_t>(rel)].set(i, j, i == j ? events_.at(i) : events_.at(i) && events_.at(j));
+    }
 }
 
 // ---- witness choices ------------------------------------------------------------------------------------------
@@ -379,6 +385,7 @@ void ProgramEncoding::encodeReadsFrom() {
   for (std::size_t r = 0; r < size(); ++r) {
     const auto& ev = graph_.events[r];
     if (!ev.is(Tag::R)) continue;
+    deadline_.check(kEncodingStage);
     z3::expr_vector choices(ctx_);
     for (std::size_t w = 0; w < size(); ++w) {
       const auto& wv = graph_.events[w];
@@ -402,6 +409,7 @@ void ProgramEncoding::encodeCoherence() {
     for (std::size_t a : writes)
       for (std::size_t b : writes)
         if (a != b) {
+          deadline_.check(kEncodingStage);
           const z3::expr var = ctx_.bool_const(("co_" + std::to_string(a) + "_" + std::to_string(b)).c_str());
           co.set(a, b, var);
           constraints_.push_back(z3::implies(var, events_.at(a) && events_.at(b)));
@@ -410,6 +418,7 @@ void ProgramEncoding::encodeCoherence() {
     for (std::size_t a : writes)
       for (std::size_t b : writes) {
         if (a == b) continue;
+        deadline_.check(kEncodingStage);
         if (a == writes[0]) constraints_.push_back(z3::implies(events_.at(b), co.at(a, b)));
         constraints_.push_back(!(co.at(a, b) && co.at(b, a)));
         for (std::size_t c : writes)
@@ -430,6 +439,7 @@ void ProgramEncoding::encodeFenceOrder() {
   for (std::size_t a : fences)
     for (std::size_t b : fences) {
       if (a == b) continue;
+      deadline_.check(kEncodingStage);
       constraints_.push_back(z3::implies(sf.at(a, b), events_.at(a) && events_.at(b)));
       constraints_.push_back(z3::implies(events_.at(a) && events_.at(b), sf.at(a, b) != sf.at(b, a)));
       for (std::size_t c : fences)

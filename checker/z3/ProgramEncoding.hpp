@@ -19,6 +19,7 @@
 #include "checker/liveness/ProgressModel.hpp"
 #include "checker/z3/SymbolicRelation.hpp"
 #include "model/Candidate.hpp"
+#include "model/Deadline.hpp"
 #include "model/EventGraph.hpp"
 
 namespace ptxmm::checker::z3enc {
@@ -32,8 +33,13 @@ class ProgramEncoding {
   /// wait half or a blocking read whose condition fails, repeats an unobservable loop iteration forever (instead
   /// of dropping it), or stops (models other than fair); the reads of a repeated iteration or a blocking read
   /// read co-maximal writes (memory fairness); aligned barriers completed by an exit are not excluded.
+  /// Building the formulas checks `deadline` (throws model::LimitReached): for large tests it takes longer than
+  /// solving them.
   ProgramEncoding(z3::context& ctx, const model::EventGraph& graph, const std::vector<ObservedKey>& keys,
-                  const liveness::ProgressModel* liveness = nullptr);
+                  const liveness::ProgressModel* liveness = nullptr, const model::Deadline& deadline = {});
+
+  /// The deadline the encoding of the model checks too (ModelEncoding).
+  const model::Deadline& deadline() const { return deadline_; }
 
   /// What every execution satisfies: rf, co, Fence-SC and barrier well-formedness, no dropped iteration.
   const z3::expr_vector& constraints() const { return constraints_; }
@@ -95,6 +101,7 @@ class ProgramEncoding {
 
   z3::context& ctx_;
   const model::EventGraph& graph_;
+  model::Deadline deadline_;
   z3::expr_vector constraints_;
   z3::expr_vector unspecified_;  // conditions under which an execution needs an unspecified value
   SymSet events_;

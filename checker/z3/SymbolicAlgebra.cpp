@@ -53,14 +53,16 @@ SymRel combine(z3::context& ctx, Combine op, const SymRel& a, const SymRel& b) {
   return out;
 }
 
-SymRel compose(z3::context& ctx, const SymRel& r, const SymRel& s) {
+SymRel compose(z3::context& ctx, const SymRel& r, const SymRel& s, const model::Deadline& deadline) {
   SymRel out(ctx, r.n);
   std::vector<z3::expr_vector> terms;
   terms.reserve(r.n * r.n);
   for (std::size_t k = 0; k < r.n * r.n; ++k) terms.emplace_back(ctx);
-  for (auto [i, j] : r.may.pairs())
+  for (auto [i, j] : r.may.pairs()) {
+    deadline.check(kEncodingStage);
     for (std::size_t k = 0; k < r.n; ++k)
       if (s.may.test(j, k)) terms[i * r.n + k].push_back(r.at(i, j) && s.at(j, k));
+  }
   for (std::size_t i = 0; i < r.n; ++i)
     for (std::size_t k = 0; k < r.n; ++k)
       if (!terms[i * r.n + k].empty()) out.set(i, k, disjunction(ctx, terms[i * r.n + k]));
@@ -73,11 +75,12 @@ SymRel inverse(z3::context& ctx, const SymRel& r) {
   return out;
 }
 
-SymRel closure(const SymRel& r) {
+SymRel closure(const SymRel& r, const model::Deadline& deadline) {
   SymRel t = r;
   for (std::size_t k = 0; k < t.n; ++k)
     for (std::size_t i = 0; i < t.n; ++i) {
       if (!t.may.test(i, k)) continue;
+      deadline.check(kEncodingStage);
       const z3::expr ik = t.at(i, k);
       for (std::size_t j = 0; j < t.n; ++j) {
         if (!t.may.test(k, j)) continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "checker/z3/SymbolicRelation.hpp"
+#include "model/Deadline.hpp"
 
 namespace ptxmm::checker::z3enc {
 
@@ -11,11 +12,11 @@ enum class Combine { Union, Inter, Diff };
 
 SymSet combine(z3::context& ctx, Combine op, const SymSet& a, const SymSet& b);
 SymRel combine(z3::context& ctx, Combine op, const SymRel& a, const SymRel& b);
-/// r ; s.
-SymRel compose(z3::context& ctx, const SymRel& r, const SymRel& s);
+/// r ; s (cubic: checks `deadline`, throwing model::LimitReached).
+SymRel compose(z3::context& ctx, const SymRel& r, const SymRel& s, const model::Deadline& deadline = {});
 SymRel inverse(z3::context& ctx, const SymRel& r);
-/// r+.
-SymRel closure(const SymRel& r);
+/// r+ (cubic: checks `deadline`, throwing model::LimitReached).
+SymRel closure(const SymRel& r, const model::Deadline& deadline = {});
 /// r | [events]: the reflexive closure over the events that happen.
 SymRel reflexive(const SymRel& r, const SymSet& events);
 /// [S].

@@ -10,6 +10,9 @@
 
 namespace ptxmm::checker::z3enc {
 
+/// The stage a --timeout that runs out while the formulas are built names (model::Deadline::check).
+inline constexpr const char* kEncodingStage = "encoding the test for Z3";
+
 struct SymSet {
   model::BitSet may;
   std::vector<z3::expr> member;  // size n; meaningful where `may` is set

@@ -96,7 +96,7 @@ class Query {
   void run() {
     keys_ = observedKeys(program_, graph_);
     for (const auto& k : keys_) result_.keys.push_back(k.display);
-    z3enc::ProgramEncoding program(ctx_, graph_, keys_);
+    z3enc::ProgramEncoding program(ctx_, graph_, keys_, nullptr, deadline_);
     z3enc::ModelEncoding model(ctx_, model_, program);
     if (model.unsupported()) return unknown(*model.unsupported());
 
@@ -196,20 +196,17 @@ class Query {
   // stops the run with the reason.
   z3::check_result check(const z3::expr_vector& assumptions) {
     if (stopped_) return z3::unknown;
-    const auto left = [&] {
-      return options_.timeoutSeconds - std::chrono::duration<double>(Clock::now() - start_).count();
-    };
-    if (options_.timeoutSeconds > 0) {
-      if (left() <= 0) return timedOut();
+    if (deadline_.bounded()) {
+      if (deadline_.passed()) return timedOut();
       z3::params p(ctx_);
-      p.set("timeout", static_cast<unsigned>(std::max(1.0, left() * 1000)));
+      p.set("timeout", static_cast<unsigned>(std::max(1.0, deadline_.secondsLeft() * 1000)));
       solver_.set(p);
     }
     const z3::check_result r = solver_.check(assumptions);
     if (r != z3::unknown) return r;
     // Z3 names an expired timeout "canceled" or "timeout"; the clock settles it either way.
     const std::string why = solver_.reason_unknown();
-    if (options_.timeoutSeconds > 0 && (why == "canceled" || why == "timeout" || left() <= 0)) return timedOut();
+    if (deadline_.bounded() && (why == "canceled" || why == "timeout" || deadline_.passed())) return timedOut();
     stopped_ = true;
     result_.resourceLimit = true;
     unknown("Z3 answered unknown (" + why + ")");
@@ -219,7 +216,7 @@ class Query {
   z3::check_result timedOut() {
     stopped_ = true;
     result_.resourceLimit = true;
-    unknown(timeoutReason(options_.timeoutSeconds));
+    unknown(timeoutReason(deadline_.seconds()));
     return z3::unknown;
   }
 
@@ -326,11 +323,10 @@ class Query {
     return s + ")";
   }
 
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start_ = Clock::now();
   z3::context& ctx_ = threadContext();
   const model::CatModel& model_;
   const EngineOptions& options_;
+  const model::Deadline deadline_ = engineDeadline(options_);
   const frontend::Program& program_;
   const model::EventGraph& graph_;
   TestResult& result_;
@@ -355,7 +351,16 @@ TestResult Z3Engine::run(const frontend::Program& program, const model::EventGra
   result.countsExecutions = false;
   result.seed = options_.seed;
   const auto start = std::chrono::steady_clock::now();
-  Query(model_, options_, program, graph, result).run();
+  try {
+    Query(model_, options_, program, graph, result).run();
+  } catch (const model::LimitReached& e) {
+    // The encoding overran --timeout: nothing decided so far counts (a partial list of states is no answer).
+    result.states.clear();
+    result.races.clear();
+    result.status = Status::Unknown;
+    result.resourceLimit = true;
+    result.reason = e.what();
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

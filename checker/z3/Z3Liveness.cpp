@@ -1,6 +1,7 @@
 // Stuck executions as solver queries (Z3Liveness.hpp).
 #include "checker/z3/Z3Liveness.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "checker/z3/ModelEncoding.hpp"
@@ -27,12 +28,25 @@ class LivenessQuery {
   LivenessResult run() {
     result_.model = options_.progress.name();
     result_.method = "z3";
-    ProgramEncoding program(ctx_, g_, {}, &options_.progress);
+    try {
+      return decide();
+    } catch (const model::LimitReached& e) {  // the encoding overran --timeout
+      undecided(e.what());
+      result_.resourceLimit = true;
+      return result_;
+    }
+  }
+
+ private:
+  LivenessResult decide() {
+    const model::Deadline deadline = engineDeadline(options_.limits);
+    ProgramEncoding program(ctx_, g_, {}, &options_.progress, deadline);
     ModelEncoding model(ctx_, model_, program);
     if (model.unsupported()) return undecided(*model.unsupported());
-    if (options_.limits.timeoutSeconds > 0) {
+    if (deadline.bounded()) {
+      deadline.check(kEncodingStage);
       z3::params p(ctx_);
-      p.set("timeout", static_cast<unsigned>(options_.limits.timeoutSeconds * 1000));
+      p.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
       solver_.set(p);
     }
     for (const auto& c : program.constraints()) solver_.add(c);
@@ -71,7 +85,6 @@ class LivenessQuery {
     return result_;
   }
 
- private:
   std::optional<z3::model> solve(const z3::expr& query) {
     solver_.push();
     solver_.add(query);

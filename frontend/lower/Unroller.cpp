@@ -15,6 +15,9 @@
 namespace ptxmm::frontend {
 namespace {
 
+// What a --timeout that runs out here names.
+constexpr const char* kStage = "unrolling";
+
 using model::Edge;
 using model::Event;
 using model::EventGraph;
@@ -35,9 +38,10 @@ struct Flow {
 
 class ThreadUnroller {
  public:
-  ThreadUnroller(const Program& program, const Thread& thread, const Layout& layout, int bound, EventGraph& graph,
-                 model::ThreadGraph& out)
-      : program_(program), thread_(thread), layout_(layout), bound_(bound), graph_(graph), out_(out) {}
+  ThreadUnroller(const Program& program, const Thread& thread, const Layout& layout, const UnrollOptions& options,
+                 EventGraph& graph, model::ThreadGraph& out)
+      : program_(program), thread_(thread), layout_(layout), bound_(options.bound), options_(options), graph_(graph),
+        out_(out) {}
 
   void run() {
     collectRegisters();
@@ -221,6 +225,7 @@ class ThreadUnroller {
       if (inLoop(l, 0)) start[l] = 0;
     index(Key{0, start});
     while (!work_.empty()) {
+      options_.deadline.check(kStage);
       const int d = work_.front();
       work_.pop_front();
       const Key key = discovered_[static_cast<std::size_t>(d)].key;
@@ -261,6 +266,7 @@ class ThreadUnroller {
     ThreadContext ctx{program_, thread_, layout_, graph_, out_, [this](const std::string& r) { return regId(r); }};
     std::vector<AsyncRecord> records;
     for (int d : order) {
+      options_.deadline.check(kStage);
       const auto& disc = discovered_[static_cast<std::size_t>(d)];
       model::Node node;
       node.instr = disc.key.instr;
@@ -272,6 +278,9 @@ class ThreadUnroller {
       out_.nodes.push_back(std::move(node));
       const int index = static_cast<int>(out_.nodes.size() - 1);
       records.push_back(emitInstruction(ctx, index, thread_.code[static_cast<std::size_t>(out_.nodes.back().instr)]));
+      if (options_.maxEvents && graph_.events.size() > options_.maxEvents)
+        throw model::LimitReached("the unrolled test has more than --max-events " + std::to_string(options_.maxEvents) +
+                                  " events (unrolling stopped at " + std::to_string(graph_.events.size()) + ")");
     }
     orderAsync(out_, records, graph_);
   }
@@ -280,6 +289,7 @@ class ThreadUnroller {
   const Thread& thread_;
   const Layout& layout_;
   int bound_;
+  const UnrollOptions& options_;
   EventGraph& graph_;
   model::ThreadGraph& out_;
   std::vector<Flow> flow_;
@@ -313,7 +323,7 @@ model::EventGraph unroll(const Program& program, const UnrollOptions& options) {
   for (const auto& t : program.threads) {
     auto& tg = g.threads[static_cast<std::size_t>(t.index)];
     tg.name = t.name;
-    ThreadUnroller(program, t, layout, options.bound, g, tg).run();
+    ThreadUnroller(program, t, layout, options, g, tg).run();
   }
   return g;
 }
