@@ -1,12 +1,14 @@
 // The ptxmm executable: the subcommands (one file each in app/commands/) wired into one CLI11 command line,
 // and the one place where what went wrong becomes an exit code (ExitCode.hpp): a bad command line or input 2,
-// anything unexpected 4.
+// memory exhausted 3, anything unexpected 4.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include "app/OutputFiles.hpp"
 #include "app/commands/Command.hpp"
+#include "checker/Outcome.hpp"
 #include "model/Diagnostic.hpp"
 
 int main(int argc, char** argv) {
@@ -37,6 +39,10 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "ptxmm: error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::UserError);
+  } catch (const std::bad_alloc&) {
+    // Past the checks that report it per test (checkProgram): still a bound, not a bug (issue 16 M1).
+    std::cerr << "ptxmm: UNKNOWN: " << ptxmm::checker::outOfMemoryReason() << "\n";
+    return static_cast<int>(ExitCode::Unknown);
   } catch (const std::exception& e) {
     std::cerr << "ptxmm: internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::InternalError);

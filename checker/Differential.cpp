@@ -4,6 +4,7 @@
 #include "frontend/ConditionWalk.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "checker/EngineRegistry.hpp"
 #include "checker/ResultPrinter.hpp"
@@ -90,6 +91,13 @@ frontend::Program withThreadsReversed(const frontend::Program& program) {
 
 namespace {
 
+EngineComparison inconclusive(const std::string& limit) {
+  EngineComparison c;
+  c.inconclusive = true;
+  c.limit = limit;
+  return c;
+}
+
 // compareEngines, within one deadline for every stage (--timeout); throws model::LimitReached past it.
 EngineComparison compare(const model::CatModel& model, const frontend::Program& program, const RunOptions& options) {
   EngineOptions limits = options.engineOptions;
@@ -164,10 +172,9 @@ EngineComparison compareEngines(const model::CatModel& model, const frontend::Pr
   try {
     return compare(model, program, options);
   } catch (const model::LimitReached& e) {  // --timeout or --max-events while unrolling or encoding
-    EngineComparison c;
-    c.inconclusive = true;
-    c.limit = e.what();
-    return c;
+    return inconclusive(e.what());
+  } catch (const std::bad_alloc&) {
+    return inconclusive(outOfMemoryReason());
   }
 }
 

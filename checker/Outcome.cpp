@@ -116,6 +116,8 @@ TestResult errorResult(const std::string& file, const model::UserError& error) {
 
 std::string timeoutReason(double seconds) { return model::Deadline::reason(seconds); }
 
+std::string outOfMemoryReason() { return "out of memory (the process's memory limit, --max-memory, was reached)"; }
+
 std::string noExecutionNote() {
   return "no candidate execution is consistent with the model (check for barrier deadlocks or contradictory "
          "assumptions)";

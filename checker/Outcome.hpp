@@ -114,6 +114,8 @@ TestResult errorResult(const std::string& file, const model::UserError& error);
 
 /// Why a run stopped at --timeout, worded the same for both engines ("timeout after 0.2 s").
 std::string timeoutReason(double seconds);
+/// The reason of every verdict an exhausted memory bound (--max-memory, Z3's own out of memory) made UNKNOWN.
+std::string outOfMemoryReason();
 
 /// The note both engines give a test with no consistent terminating execution, worded the same for both.
 std::string noExecutionNote();

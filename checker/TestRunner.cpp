@@ -162,7 +162,7 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
     return limitResult(program, e.what());
   } catch (const std::bad_alloc&) {
     // The memory bound (ptxmm's --max-memory or the caller's own limit) stopped the check; what it built is freed.
-    return limitResult(program, "out of memory (the process's memory limit, --max-memory, was reached)");
+    return limitResult(program, outOfMemoryReason());
   }
 }
 

@@ -55,17 +55,24 @@ SymRel combine(z3::context& ctx, Combine op, const SymRel& a, const SymRel& b) {
 
 SymRel compose(z3::context& ctx, const SymRel& r, const SymRel& s, const model::Deadline& deadline) {
   SymRel out(ctx, r.n);
-  std::vector<z3::expr_vector> terms;
-  terms.reserve(r.n * r.n);
-  for (std::size_t k = 0; k < r.n * r.n; ++k) terms.emplace_back(ctx);
-  for (auto [i, j] : r.may.pairs()) {
+  // One row at a time, and a Z3 vector only for a pair that has terms: n^2 Z3 vectors took memory and time, and
+  // z3++ crashes when creating one fails for lack of memory (issue 16).
+  std::vector<std::vector<z3::expr>> row(r.n);
+  for (std::size_t i = 0; i < r.n; ++i) {
     deadline.check(kEncodingStage);
-    for (std::size_t k = 0; k < r.n; ++k)
-      if (s.may.test(j, k)) terms[i * r.n + k].push_back(r.at(i, j) && s.at(j, k));
+    for (std::size_t j = 0; j < r.n; ++j) {
+      if (!r.may.test(i, j)) continue;
+      for (std::size_t k = 0; k < r.n; ++k)
+        if (s.may.test(j, k)) row[k].push_back(r.at(i, j) && s.at(j, k));
+    }
+    for (std::size_t k = 0; k < r.n; ++k) {
+      if (row[k].empty()) continue;
+      z3::expr_vector terms(ctx);
+      for (const auto& t : row[k]) terms.push_back(t);
+      out.set(i, k, disjunction(ctx, terms));
+      row[k].clear();
+    }
   }
-  for (std::size_t i = 0; i < r.n; ++i)
-    for (std::size_t k = 0; k < r.n; ++k)
-      if (!terms[i * r.n + k].empty()) out.set(i, k, disjunction(ctx, terms[i * r.n + k]));
   return out;
 }
 

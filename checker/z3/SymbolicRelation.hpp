@@ -4,6 +4,9 @@
 
 #include <z3++.h>
 
+#include <new>
+#include <string_view>
+
 #include <vector>
 
 #include "model/BitMatrix.hpp"
@@ -12,6 +15,19 @@ namespace ptxmm::checker::z3enc {
 
 /// The stage a --timeout that runs out while the formulas are built names (model::Deadline::check).
 inline constexpr const char* kEncodingStage = "encoding the test for Z3";
+
+/// Runs `f`; Z3's own out-of-memory error (Z3_MEMOUT_FAIL: a z3::exception "out of memory") becomes
+/// std::bad_alloc, which every caller reports as the exhausted --max-memory it is (UNKNOWN, exit 3), not as an
+/// internal error (issue 16).
+template <class F>
+auto mappingOutOfMemory(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const z3::exception& e) {
+    if (std::string_view(e.msg()).find("out of memory") != std::string_view::npos) throw std::bad_alloc();
+    throw;
+  }
+}
 
 struct SymSet {
   model::BitSet may;

@@ -352,7 +352,7 @@ TestResult Z3Engine::run(const frontend::Program& program, const model::EventGra
   result.seed = options_.seed;
   const auto start = std::chrono::steady_clock::now();
   try {
-    Query(model_, options_, program, graph, result).run();
+    z3enc::mappingOutOfMemory([&] { Query(model_, options_, program, graph, result).run(); });
   } catch (const model::LimitReached& e) {
     // The encoding overran --timeout: nothing decided so far counts (a partial list of states is no answer).
     result.states.clear();

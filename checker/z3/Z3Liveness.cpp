@@ -29,7 +29,7 @@ class LivenessQuery {
     result_.model = options_.progress.name();
     result_.method = "z3";
     try {
-      return decide();
+      return mappingOutOfMemory([&] { return decide(); });
     } catch (const model::LimitReached& e) {  // the encoding overran --timeout
       undecided(e.what());
       result_.resourceLimit = true;
