@@ -127,14 +127,18 @@ class Walker {
   // Adds an event that happens to the path; false when the path blocks there for good (a blocking event,
   // barrier.cluster.wait, whose condition is false: executions where it never holds do not terminate).
   bool perform(const model::Event& ev, int e, State& s) {
+    ValuePtr blocking;  // the condition of a blocking event that is not decided yet
     if (ev.assume) {
       const ValuePtr cond = value::substitute(ev.assume, s.regs);
       if (options_.stuck && !(isConstant(cond) && cond->constant != 0)) awaitForever(e, cond, s);
       if (isConstant(cond) && cond->constant == 0) return false;
-      if (!isConstant(cond)) assume(s, cond, true, false);
+      if (!isConstant(cond)) blocking = cond;
     }
     s.path.events.push_back(e);
     for (int r : s.controllingReads) s.path.ctrl.emplace_back(r, e);
+    // Like the spin loop it stands for (design.md, spin loops are awaits), a blocking event controls what follows
+    // it: nothing after the wait happens before the wait succeeds (ctrl, NoThinAir).
+    if (blocking) assume(s, blocking, true, true);
     if (ev.value && ev.is(model::Tag::W)) {
       const ValuePtr v = value::substitute(ev.value, s.regs);
       for (int r : readsOf(v)) s.path.data.emplace_back(r, e);

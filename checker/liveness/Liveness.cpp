@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <variant>
 
 #include "checker/ExecutionSearch.hpp"
+#include "checker/liveness/ClusterExitGap.hpp"
 
 namespace ptxmm::checker::liveness {
 namespace {
@@ -36,6 +39,7 @@ class Search {
   Search(const model::CatModel& model, const model::EventGraph& graph, const LivenessOptions& options)
       : g_(graph), options_(options), search_(model, options.limits, graph) {
     for (const auto& e : graph.events) aligned_ |= e.barrier && e.barrier->aligned;
+    visibleDef_ = model.findDef(kEventuallyVisible);
   }
 
   LivenessResult run() {
@@ -57,6 +61,8 @@ class Search {
       undecided(limit.reason);
       result_.resourceLimit = !result_.decided;
     }
+    if (result_.hangs.empty())
+      if (auto gap = liveness::clusterExitGap(g_)) undecided(*gap);
     result_.terminates = result_.hangs.empty();
     if (!result_.terminates) {
       result_.decided = true;
@@ -88,21 +94,43 @@ class Search {
     return admits(options_.progress, g_, status);
   }
 
-  // Memory fairness: each poll reads a write no other write is co-after, except the writes of the repeated
-  // iteration itself (an RMW poll writes back what it read).
-  bool fair(const Execution& x) const {
+  // Memory fairness: each poll reads a write no other eventually visible write is co-after, except the writes of
+  // the repeated iteration itself (an RMW poll writes back what it read).
+  bool fair(const Execution& x) {
     const auto& co = x.candidate().rel(model::BaseRel::Co);
+    std::optional<model::BitMatrix> visible;
+    if (visibleDef_ >= 0)
+      if (const auto* m = std::get_if<model::BitMatrix>(&search_.evaluator().definition(static_cast<std::size_t>(visibleDef_))))
+        visible = *m;
+    hidden_.clear();
     for (const ThreadPath* p : x.paths()) {
       if (p->polls.empty()) continue;
       std::set<std::size_t> own;
       for (std::size_t i = p->stuckFrom; i < p->events.size() && p->end == PathEnd::Spin; ++i) own.insert(*x.local(p->events[i]));
       for (int r : p->polls) {
         const std::size_t w = x.readsFrom(*x.local(r));
-        for (std::size_t later = 0; later < x.size(); ++later)
-          if (co.test(w, later) && !own.count(later)) return false;
+        for (std::size_t later = 0; later < x.size(); ++later) {
+          if (!co.test(w, later) || own.count(later)) continue;
+          if (!visible || visible->test(later, *x.local(r))) return false;
+          hidden_.push_back(later);
+        }
       }
     }
     return true;
+  }
+
+  // Why a stuck poll need not see the later writes fair() let it miss, in words (empty when there are none).
+  std::string hiddenText(const Execution& x) const {
+    std::string out;
+    std::set<std::size_t> seen;
+    for (std::size_t w : hidden_) {
+      if (!seen.insert(w).second) continue;
+      const auto& e = g_.events[static_cast<std::size_t>(x.global(w))];
+      out += std::string(out.empty() ? "" : "; ") + g_.threads[static_cast<std::size_t>(e.thread)].name + "'s " + e.label +
+             " at " + at(e.pos) + " is not eventually visible to it (the model's " + kEventuallyVisible +
+             ": not morally strong with the poll — weak, or out of its scope)";
+    }
+    return out;
   }
 
   void consistent(const Execution& x, bool thinAir, const std::vector<DivergentRelease>& divergent) {
@@ -168,7 +196,9 @@ class Search {
         }
         case PathEnd::Await: {
           const auto& e = g_.events[static_cast<std::size_t>(p.stuckEvent)];
-          h.threads.push_back({name, "await", e.label, e.pos, "its wait never succeeds: reads " + pollText(x, p) + " forever"});
+          const std::string hidden = hiddenText(x);
+          h.threads.push_back({name, "await", e.label, e.pos,
+                               "its wait never succeeds: reads " + pollText(x, p) + " forever" + (hidden.empty() ? "" : ": " + hidden)});
           kinds.insert(e.is(Tag::CB) ? "cluster-barrier" : "await");
           break;
         }
@@ -177,9 +207,10 @@ class Search {
           bool mbarrier = !p.polls.empty();
           for (int r : p.polls) mbarrier &= g_.events[static_cast<std::size_t>(r)].is(Tag::MB);
           const auto& first = g_.events[static_cast<std::size_t>(p.polls.empty() ? p.events.back() : p.polls.front())];
+          const std::string hidden = hiddenText(x);
           h.threads.push_back({name, "spin", first.label, loop.pos,
                                "the loop reads " + (p.polls.empty() ? std::string("nothing that changes") : pollText(x, p)) +
-                                   " forever and never exits"});
+                                   " forever and never exits" + (hidden.empty() ? "" : ": " + hidden)});
           kinds.insert(mbarrier ? "mbarrier" : "spin");
           break;
         }
@@ -218,6 +249,8 @@ class Search {
   LivenessResult result_;
   std::set<std::string> seen_;
   bool aligned_ = false;
+  int visibleDef_ = -1;             // the model's eventually-visible definition, if it has one
+  std::vector<std::size_t> hidden_;  // fair(): co-later writes a poll need not see (execution-local ids)
 };
 
 }  // namespace

@@ -5,7 +5,8 @@
 // the progress model does not promise to schedule it — is simply never scheduled again; at least one thread is
 // blocked or spinning. As in Dat3M's non-termination check it must be fair: the progress model admits the
 // schedule (ProgressModel.hpp), and every read of a repeated iteration or blocking read reads a co-maximal write
-// (memory fairness: a polling read eventually sees the co-latest write, so a spin loop is stuck exactly when its
+// among those the model makes eventually visible to it (memory fairness: a polling read eventually sees the
+// co-latest write in its scope, so a spin loop is stuck exactly when its
 // exit condition fails on the final values it polls and no thread that still runs can change them). An aligned
 // barrier completed only because a thread exited was reached from divergent code: reported too (undefined
 // behaviour). A loop that needs more iterations than the unrolling bound in a candidate stuck execution makes the
@@ -24,6 +25,10 @@ struct LivenessOptions {
   ProgressModel progress;
   EngineOptions limits;  // timeoutSeconds and maxCandidates bound the search (UNKNOWN when reached)
 };
+
+/// The cat definition (a relation from writes to reads) naming which writes a poll eventually sees; where the
+/// model does not define it, every write is eventually visible to every read.
+inline constexpr const char* kEventuallyVisible = "eventually-visible";
 
 /// Decides the liveness of the unrolled program `graph` under `model` with the explicit search.
 LivenessResult checkLiveness(const model::CatModel& model, const model::EventGraph& graph, const LivenessOptions& options);

@@ -78,10 +78,7 @@ ProgramEncoding::ProgramEncoding(z3::context& ctx, const model::EventGraph& grap
   encodeFenceOrder();
   encodeBarriers();
   // An aligned barrier reached from divergent code has no defined outcome (the liveness check reports it).
-  if (liveness_)
-    encodeFairness();
-  else
-    constraints_.push_back(!divergent_);
+  if (!liveness_) constraints_.push_back(!divergent_);
   encodeOutcome(keys);
   for (std::size_t t = 0; t < model::kTagCount; ++t) bounds_.sets[t] = sets_[t].may;
   for (std::size_t r = 0; r < model::kBaseRelCount; ++r) bounds_.relations[r] = rels_[r].may;
@@ -235,6 +232,10 @@ void ProgramEncoding::encodeThread(int t) {
         } else {
           constraints_.push_back(z3::implies(ex, holds));
         }
+        // It controls what follows it, as in PathEnumerator::perform.
+        DepSet d;
+        deps(ev.assume, s, d);
+        for (const auto& [read, c] : d) orInto(s.controlling, read, c);
       }
       if (ev.is(Tag::W) && ev.value) {
         value_[ue] = evaluated(ev.value, s, ex);
@@ -328,9 +329,12 @@ void ProgramEncoding::encodeThread(int t) {
         const z3::expr u = unobservable(edge.backEdgeOf);
         const z3::expr spin = cond && u;
         spinningAny = spinningAny || spin;
-        for (int r : iterationEvents(edge.backEdgeOf, true))
+        const std::vector<int> polls = iterationEvents(edge.backEdgeOf, true);
+        for (int r : polls)
           fairReads_.push_back({spin && events_.at(static_cast<std::size_t>(r)), r, iterationEvents(edge.backEdgeOf, false)});
-        stuckPoints_.push_back({t, spin, "spin", node.events.empty() ? -1 : node.events.front(), edge.backEdgeOf});
+        // Named by its first poll, as the explicit search names it.
+        const int where = !polls.empty() ? polls.front() : node.events.empty() ? -1 : node.events.front();
+        stuckPoints_.push_back({t, spin, "spin", where, edge.backEdgeOf});
         cond = cond && !u;
       } else if (edge.backEdgeOf >= 0) {
         dropped = dropped || (cond && unobservable(edge.backEdgeOf));
@@ -578,22 +582,24 @@ void ProgramEncoding::encodeOutcome(const std::vector<ObservedKey>& keys) {
   }
 }
 
-// Memory fairness: a read that a stuck thread repeats reads a write that no other write is co-after, except the
-// writes of the repeated iteration itself (an RMW poll writes back what it read).
-void ProgramEncoding::encodeFairness() {
+z3::expr ProgramEncoding::fairness(const SymRel* visible) const {
   const auto& rf = rels_[static_cast<std::size_t>(BaseRel::Rf)];
   const auto& co = rels_[static_cast<std::size_t>(BaseRel::Co)];
+  z3::expr_vector all(ctx_);
   for (const auto& f : fairReads_) {
     const auto r = static_cast<std::size_t>(f.read);
     for (std::size_t w = 0; w < size(); ++w) {
       if (!rf.may.test(w, r)) continue;
       z3::expr latest = ctx_.bool_val(true);
-      for (std::size_t x = 0; x < size(); ++x)
-        if (co.may.test(w, x) && std::find(f.own.begin(), f.own.end(), static_cast<int>(x)) == f.own.end())
-          latest = latest && !co.at(w, x);
-      constraints_.push_back(z3::implies(f.when && rf.at(w, r), latest));
+      for (std::size_t x = 0; x < size(); ++x) {
+        if (!co.may.test(w, x) || std::find(f.own.begin(), f.own.end(), static_cast<int>(x)) != f.own.end()) continue;
+        if (visible && !visible->may.test(x, r)) continue;
+        latest = latest && !(co.at(w, x) && (visible ? visible->at(x, r) : ctx_.bool_val(true)));
+      }
+      all.push_back(z3::implies(f.when && rf.at(w, r), latest));
     }
   }
+  return z3::mk_and(all);
 }
 
 z3::expr ProgramEncoding::admitted() const {

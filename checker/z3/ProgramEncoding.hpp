@@ -83,10 +83,15 @@ class ProgramEncoding {
     int thread;
     z3::expr when;
     std::string how;  // barrier | await | spin
-    int event;        // barrier: the arrive half; await: the blocking read; spin: the first event of the node
+    int event;        // barrier: the arrive half; await: the blocking read; spin: its first poll (else the node's
+                      // first event)
     int loop;         // spin: the loop
   };
   const std::vector<StuckPoint>& stuckPoints() const { return stuckPoints_; }
+  /// Liveness mode, memory fairness: every read a stuck thread repeats reads a write that no other write is
+  /// co-after among those `visible` (the model's eventually-visible relation; null: every write) makes visible
+  /// to it, except the writes of the repeated iteration itself (an RMW poll writes back what it read).
+  z3::expr fairness(const SymRel* visible) const;
 
  private:
   struct ThreadState;
@@ -97,7 +102,6 @@ class ProgramEncoding {
   void encodeBarriers();
   void encodeStatic();
   void encodeOutcome(const std::vector<ObservedKey>& keys);
-  void encodeFairness();
 
   z3::context& ctx_;
   const model::EventGraph& graph_;

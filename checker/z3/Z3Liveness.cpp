@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <set>
+#include <variant>
 
+#include "checker/liveness/ClusterExitGap.hpp"
 #include "checker/z3/ModelEncoding.hpp"
 #include "checker/z3/ProgramEncoding.hpp"
 
@@ -51,6 +53,10 @@ class LivenessQuery {
     }
     for (const auto& c : program.constraints()) solver_.add(c);
     for (const auto& a : model.axioms()) solver_.add(a.holds);
+    const SymRel* visible = nullptr;
+    if (const int d = model_.findDef(liveness::kEventuallyVisible); d >= 0)
+      visible = std::get_if<SymRel>(&model.definition(static_cast<std::size_t>(d)));
+    solver_.add(program.fairness(visible));
     std::vector<z3::expr> stuck, bound, exited;
     for (const auto& e : program.threadEnds()) {
       stuck.push_back(e.blocked || e.spinning);
@@ -77,6 +83,8 @@ class LivenessQuery {
       undecided(e.what());
       result_.resourceLimit = !result_.decided;
     }
+    if (result_.hangs.empty())
+      if (auto gap = liveness::clusterExitGap(g_)) undecided(*gap);
     result_.terminates = result_.hangs.empty();
     if (!result_.terminates) {
       result_.decided = true;
