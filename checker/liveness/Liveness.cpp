@@ -11,6 +11,7 @@
 
 #include "checker/ExecutionSearch.hpp"
 #include "checker/liveness/ClusterExitGap.hpp"
+#include "model/MbarrierLayout.hpp"
 
 namespace ptxmm::checker::liveness {
 namespace {
@@ -174,7 +175,8 @@ class Search {
     for (int r : p.polls) {
       const auto& e = g_.events[static_cast<std::size_t>(r)];
       const auto v = x.value(*x.local(r));
-      const std::string item = g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + (v ? std::to_string(*v) : "?");
+      const std::string value = !v ? "?" : e.is(Tag::MB) ? "(" + model::mbar::describe(*v) + ")" : std::to_string(*v);
+      const std::string item = g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + value;
       if (seen.insert(item).second) out += (out.empty() ? "" : ", ") + item;
     }
     return out;

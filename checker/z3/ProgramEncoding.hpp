@@ -88,6 +88,8 @@ class ProgramEncoding {
     int loop;         // spin: the loop
   };
   const std::vector<StuckPoint>& stuckPoints() const { return stuckPoints_; }
+  /// The value an event reads or writes, as a term over the solver's choices (for reports).
+  const z3::expr& valueOf(int event) const { return value_[static_cast<std::size_t>(event)]; }
   /// Liveness mode, memory fairness: every read a stuck thread repeats reads a write that no other write is
   /// co-after among those `visible` (the model's eventually-visible relation; null: every write) makes visible
   /// to it, except the writes of the repeated iteration itself (an RMW poll writes back what it read).

@@ -2,12 +2,15 @@
 #include "checker/z3/Z3Liveness.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
+#include <string>
 #include <variant>
 
 #include "checker/liveness/ClusterExitGap.hpp"
 #include "checker/z3/ModelEncoding.hpp"
 #include "checker/z3/ProgramEncoding.hpp"
+#include "model/MbarrierLayout.hpp"
 
 namespace ptxmm::checker::z3enc {
 namespace {
@@ -137,6 +140,18 @@ class LivenessQuery {
     return h;
   }
 
+  // What a stuck poll keeps reading, as "flag=0" (the explicit search lists every poll of the iteration; this
+  // names the first). "its non-exit values" when the event is not a read of a location.
+  std::string readText(const ProgramEncoding& program, const z3::model& m, int event) const {
+    if (event < 0) return "its non-exit values";
+    const auto& e = g_.events[static_cast<std::size_t>(event)];
+    if (!e.is(model::Tag::R) || e.paddr < 0) return "its non-exit values";
+    const z3::expr v = m.eval(program.valueOf(event), true);
+    const auto n = static_cast<std::int64_t>(v.is_numeral() ? v.get_numeral_uint64() : 0);
+    const std::string value = !v.is_numeral() ? "?" : e.is(model::Tag::MB) ? "(" + model::mbar::describe(n) + ")" : std::to_string(n);
+    return g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + value;
+  }
+
   Hang stuckHang(const ProgramEncoding& program, const z3::model& m) const {
     Hang h;
     std::set<std::string> kinds;
@@ -148,13 +163,14 @@ class LivenessQuery {
       if (p.how == "spin") {
         const auto& loop = g_.threads[static_cast<std::size_t>(p.thread)].loops[static_cast<std::size_t>(p.loop)];
         const std::string label = p.event >= 0 ? g_.events[static_cast<std::size_t>(p.event)].label : "";
-        h.threads.push_back({name, "spin", label, loop.pos, "the loop reads its non-exit values forever and never exits"});
-        kinds.insert("spin");
+        h.threads.push_back({name, "spin", label, loop.pos, "the loop reads " + readText(program, m, p.event) + " forever and never exits"});
+        const bool mbarrier = p.event >= 0 && g_.events[static_cast<std::size_t>(p.event)].is(model::Tag::MB);
+        kinds.insert(mbarrier ? "mbarrier" : "spin");
       } else {
         const auto& e = g_.events[static_cast<std::size_t>(p.event)];
         h.threads.push_back({name, p.how, e.label, e.pos,
                              p.how == "barrier" ? "waits at the barrier forever: its generation never completes"
-                                                : "its wait never succeeds"});
+                                                : "its wait never succeeds: reads " + readText(program, m, p.event) + " forever"});
         kinds.insert(p.how == "barrier" ? "barrier" : e.is(model::Tag::CB) ? "cluster-barrier" : "await");
       }
     }

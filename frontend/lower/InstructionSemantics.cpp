@@ -7,6 +7,8 @@
 #include <limits>
 #include <set>
 
+#include "model/MbarrierLayout.hpp"
+
 namespace ptxmm::frontend {
 namespace {
 
@@ -22,20 +24,10 @@ namespace value = model::value;
 ValuePtr k(std::int64_t c) { return value::constant(c); }
 ValuePtr op(ValueOp o, ValuePtr a, ValuePtr b) { return value::apply(o, {std::move(a), std::move(b)}); }
 
-// ---- mbarrier state as one integer [§4.2] ---------------------------------------------------------------------------
-// PTX's ranges (ISA, "Contents of the mbarrier object"): expected arrival count 1 .. 2^20-1, pending arrival count
-// 0 .. 2^20-1, tx-count -(2^20-1) .. 2^20-1. Packed into the 64-bit value, low bits first:
-//   tx-count + 2^21 (22 bits: room for one operation of the largest count on either side of the range),
-//   expected (20 bits), pending (20 bits), phase modulo 4 (2 bits).
-// The phase is kept modulo 4: a wait may only name the current phase or the one before it (ISA, test_wait/
-// try_wait), and a state token is the phase it was taken in, so its phase completed iff the phase moved on.
+// ---- mbarrier state as one integer [§4.2] (layout: model/MbarrierLayout.hpp) ---------------------------------------
 
 namespace mbar {
-constexpr std::int64_t kMaxCount = (1 << 20) - 1;  // the largest count of each kind (ISA)
-constexpr int kTxBits = 22, kCountBits = 20;
-constexpr int kExpectedShift = kTxBits, kPendingShift = kTxBits + kCountBits, kPhaseShift = kTxBits + 2 * kCountBits;
-constexpr std::int64_t kTxOffset = std::int64_t{1} << (kTxBits - 1);
-constexpr std::int64_t kTxMask = (std::int64_t{1} << kTxBits) - 1, kCountMask = (std::int64_t{1} << kCountBits) - 1;
+using namespace model::mbar;
 ValuePtr field(const ValuePtr& v, int shift, std::int64_t mask) {
   return op(ValueOp::And, op(ValueOp::Shr, v, k(shift)), k(mask));
 }

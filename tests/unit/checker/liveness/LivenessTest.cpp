@@ -178,3 +178,25 @@ TEST_CASE("a cluster thread that never arrives at the barrier its cluster waits 
     CHECK(result.reason.find("P1 never arrives at the barrier.cluster") != std::string::npos);
   }
 }
+
+TEST_CASE("a wait stuck on an mbarrier says its phase and what is pending, in both engines", "[liveness]") {
+  const auto text = std::string("PTX t\n{ b @ mbarrier cta 0; }\n") +
+                    " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                    " mbarrier.init.shared::cta.b64 [b], 2 | bar.sync 0 ;\n"
+                    " bar.sync 0 | LC00: ;\n"
+                    " mbarrier.arrive.shared::cta.b64 _, [b] | mbarrier.try_wait.parity.shared::cta.b64 p, [b], 0 ;\n"
+                    " | @!p bra LC00 ;\n"
+                    "exists (b == 0)\n";
+  const auto graph = frontend::unroll(frontend::parseLitmus(text, "t.litmus"), {2});
+  std::string error;
+  const checker::liveness::LivenessOptions options{*checker::liveness::parseProgressModel("fair", error), {}};
+  for (const auto& result : {checker::liveness::checkLiveness(ptxModel(), graph, options),
+                             checker::z3enc::checkLiveness(ptxModel(), graph, options)}) {
+    INFO(result.method);
+    REQUIRE(result.decided);
+    REQUIRE_FALSE(result.hangs.empty());
+    CHECK(result.hangs[0].kind == "mbarrier");
+    CHECK(result.hangs[0].threads.back().detail.find("b=(phase 0 (mod 4), 1 of 2 arrivals pending, tx-count 0)") !=
+          std::string::npos);
+  }
+}
