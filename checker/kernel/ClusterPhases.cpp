@@ -10,7 +10,8 @@ using model::Tag;
 
 }  // namespace
 
-ClusterPhases::ClusterPhases(const KernelGraph& kernel, std::function<bool(int, int)> morallyStrong) : k_(kernel) {
+ClusterPhases::ClusterPhases(const KernelGraph& kernel, std::function<bool(int, int)> morallyStrong)
+    : k_(kernel), morallyStrong_(std::move(morallyStrong)) {
   const auto& g = k_.graph();
   for (std::size_t e = g.initCount(); e < g.events.size(); ++e) {
     const model::Event& ev = g.events[e];
@@ -43,7 +44,7 @@ ClusterPhases::ClusterPhases(const KernelGraph& kernel, std::function<bool(int, 
     // One morally strong pair per kind of arrival stands for all (ms depends on tags and placement only).
     for (auto a = c.threads.begin(); c.isStatic && a != c.threads.end(); ++a)
       for (auto b = c.threads.begin(); c.isStatic && b != c.threads.end(); ++b)
-        if (a != b && !morallyStrong(a->second.arrives.front(), b->second.waits.front())) c.isStatic = false;
+        if (a != b && !morallyStrong_(a->second.arrives.front(), b->second.waits.front())) c.isStatic = false;
   }
 }
 
@@ -78,13 +79,43 @@ bool ClusterPhases::ordered(int a, int b) const {
   if (it == clusters_.end() || !it->second.isStatic) return false;
   const auto sa = it->second.threads.find(ea.thread), sb = it->second.threads.find(eb.thread);
   if (sa == it->second.threads.end() || sb == it->second.threads.end()) return false;
-  // The first release arrival after a, and the waits before b.
-  std::size_t k = 0;
-  while (k < sa->second.arrives.size() && (sa->second.arrives[k] < a || !k_.event(sa->second.arrives[k]).is(Tag::REL))) ++k;
-  if (k == sa->second.arrives.size()) return false;
+  // The waits before b, and the first arrival after a that ends a release pattern covering a (a generation
+  // before the last of those waits).
   const auto& waits = sb->second.waits;
   const std::size_t passed = static_cast<std::size_t>(std::count_if(waits.begin(), waits.end(), [&](int w) { return w < b; }));
-  return passed > k;
+  if (passed == 0) return false;
+  const int lastWait = waits[passed - 1];
+  for (std::size_t k = 0; k < std::min(passed, sa->second.arrives.size()); ++k)
+    if (sa->second.arrives[k] > a && released(a, sa->second.arrives[k], lastWait)) return true;
+  return false;
+}
+
+bool ClusterPhases::covers(int f, int a) const {
+  const model::Event& ef = k_.event(f);
+  const model::Event& ea = k_.event(a);
+  if (!ef.is(Tag::F) || !(ef.is(Tag::REL) || ef.is(Tag::ACQ_REL) || ef.is(Tag::SC))) return false;
+  if (!ef.is(Tag::RSTR)) return true;
+  return (ef.is(Tag::RMBINIT) && ea.is(Tag::MBINIT)) ||
+         (ef.is(Tag::RSHCTA) && ea.is(Tag::SHCTA) && (ea.is(Tag::R) || ea.is(Tag::W)));
+}
+
+bool ClusterPhases::released(int a, int arrive, int wait) const {
+  if (k_.event(arrive).is(Tag::REL) || k_.event(arrive).is(Tag::ACQ_REL)) return morallyStrong_(arrive, wait);
+  const auto key = std::tuple{a, arrive, wait};
+  if (const auto it = released_.find(key); it != released_.end()) return it->second;
+  // On every path through a, a fence covering a between a and the arrival's read half (arrive - 1), morally
+  // strong with the wait.
+  bool all = true, some = false;
+  for (const ThreadPath& p : k_.paths(k_.event(a).thread)) {
+    const auto from = std::find(p.events.begin(), p.events.end(), a);
+    if (from == p.events.end()) continue;
+    const auto to = std::find(from, p.events.end(), arrive - 1);
+    some = true;
+    all = to != p.events.end() &&
+          std::any_of(from + 1, to, [&](int f) { return covers(f, a) && morallyStrong_(f, wait); });
+    if (!all) break;
+  }
+  return released_[key] = all && some;
 }
 
 }  // namespace ptxmm::checker::kernel

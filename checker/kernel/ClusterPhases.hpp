@@ -4,13 +4,19 @@
 // RMW chain on the cluster's barrier location and a wait of generation j returns only once the count reaches
 // participants*(j+1): no thread arrives a (j+2)-th time before passing its own wait of generation j, so that count
 // is reached exactly when every participant has arrived j+1 times. The arrivals before it are then in
-// observation order before the wait (rmw chain, spec §2.6), and a release arrival synchronises with the
-// (acquire) wait when the two are morally strong (sw_ra): what is po-before a release arrival of generation k is
-// ordered before what is po-after any other participant's wait of a generation j >= k.
+// observation order before the wait (rmw chain, spec §2.6), and a release pattern ending at an arrival
+// synchronises with the (acquire) wait when its head and the wait are morally strong (sw_ra): what is po-before
+// the head of a release pattern of generation k is ordered before what is po-after any other participant's wait
+// of a generation j >= k. Heads (spec §2.5, §4.10): a release arrival itself (rp1); a release fence between the
+// event and a relaxed arrival on every path of its thread through the event (rp3: `fence.acq_rel.cluster;
+// barrier.cluster.arrive.relaxed`); a restricted release fence there for the events it covers (rel-restr:
+// `fence.mbarrier_init.release.cluster` for the thread's mbarrier.init, `sync_restrict::shared::cta` for its
+// .shared::cta accesses).
 #pragma once
 
 #include <functional>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "checker/kernel/KernelGraph.hpp"
@@ -19,7 +25,7 @@ namespace ptxmm::checker::kernel {
 
 class ClusterPhases {
  public:
-  /// `morallyStrong(a, b)`: the model's `ms` for an arrival's write and a wait's read.
+  /// `morallyStrong(a, b)`: the model's `ms` for an arrival's write (or a fence) and a wait's read.
   ClusterPhases(const KernelGraph& kernel, std::function<bool(int, int)> morallyStrong);
 
   /// Whether the cluster barrier puts a before b whenever both happen (different threads of one cluster).
@@ -40,8 +46,16 @@ class ClusterPhases {
     bool isStatic = true;
   };
 
+  // Whether a release pattern ending at arrival `arrive` of a's thread has a head po-after a (or at it) that is
+  // morally strong with wait `wait`.
+  bool released(int a, int arrive, int wait) const;
+  // Whether fence f heads a release pattern that covers event a.
+  bool covers(int f, int a) const;
+
   const KernelGraph& k_;
+  std::function<bool(int, int)> morallyStrong_;
   std::map<int, Cluster> clusters_;
+  mutable std::map<std::tuple<int, int, int>, bool> released_;  // memo of released()
 };
 
 }  // namespace ptxmm::checker::kernel

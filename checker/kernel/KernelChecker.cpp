@@ -89,7 +89,7 @@ class Checker {
     clusters_.emplace(*graph_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
     values_->addOrder([this](int a, int b) { return clusters_->ordered(a, b); });
     mbarriers_.emplace(*graph_, *phases_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; },
-                       [this](int e) { return surely(e); });
+                       [this](int e) { return surely(e); }, &*clusters_);
     values_->addOrder([this](int a, int b) { return mbarriers_->ordered(a, b); });
     if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     finals_.emplace(*graph_, *values_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
@@ -99,7 +99,7 @@ class Checker {
     runner_.emplace(model_, sliceRuns);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
     LoopLiveness(*graph_, *phases_, *values_, &*mbarriers_, *builder_, *runner_, options_.slices, [this] { return remaining(); })
-        .check(result_.hangs, result_.unknowns);
+        .check(result_.hangs, result_.unknowns, &endingLoops_);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     decideClaims();
@@ -175,11 +175,19 @@ class Checker {
 
   // Whether `e` happens in every execution: on every path of its thread, with nothing before it that might
   // block forever (a loop, a barrier whose generations are not static, a cluster barrier wait — unless the
-  // cluster barrier is static and every participant surely arrives for that generation).
-  bool surely(int e) {
-    if (const auto it = surely_.find(e); it != surely_.end()) return it->second;
-    surely_[e] = false;  // a cycle through cluster waits proves nothing
-    if (!graph_->unconditional(e) || graph_->afterLoop(e) || graph_->inLoop(e) || phases_->unreachable(e)) return false;
+  // cluster barrier is static and every participant surely arrives for that generation). With `endingLoops`,
+  // a loop before it does not count when loop liveness proved every loop of its thread ends (fair executions).
+  bool surely(int e, bool endingLoops = false) {
+    auto& memo = endingLoops ? surelyAfterLoops_ : surely_;
+    if (const auto it = memo.find(e); it != memo.end()) return it->second;
+    memo[e] = false;  // a cycle through cluster waits proves nothing
+    const int thread = graph_->event(e).thread;
+    const auto& loops = graph_->graph().threads[static_cast<std::size_t>(thread)].loops;
+    const bool loopsEnd = endingLoops && std::all_of(loops.begin(), loops.end(), [&](const model::LoopInfo& l) {
+                            return endingLoops_.count({thread, static_cast<int>(&l - loops.data())}) > 0;
+                          });
+    if (!graph_->unconditional(e) || (graph_->afterLoop(e) && !loopsEnd) || graph_->inLoop(e) || phases_->unreachable(e))
+      return false;
     const model::Event& ev = graph_->event(e);
     const auto& nodes = graph_->graph().threads[static_cast<std::size_t>(ev.thread)].nodes;
     for (int n = 0; n < ev.node; ++n)
@@ -190,9 +198,9 @@ class Checker {
         const int generation = clusters_ ? clusters_->waitGeneration(x) : -1;
         if (generation < 0) return false;
         for (int a : clusters_->arrivals(ex.thread, generation))
-          if (!surely(a)) return false;
+          if (!surely(a, endingLoops)) return false;
       }
-    return surely_[e] = true;
+    return memo[e] = true;
   }
 
   void classify(const KernelAccess& a, const KernelAccess& b) {
@@ -202,7 +210,8 @@ class Checker {
     if (a.location != b.location) {
       // Partial overlap is never morally strong (spec §2.4); the engines see different locations.
       if (ordered) return ++decidedStatically_, void();
-      if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event) && surely(b.event)) {
+      if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event, true) &&
+        surely(b.event, true)) {
         ++decidedStatically_;
         return race(kPartialOverlap, a.event, b.event);
       }
@@ -213,7 +222,8 @@ class Checker {
     if (v.morallyStrong || ordered) return ++decidedStatically_, void();
     const auto group = groupKey(v.kind, a.event, b.event);
     if (races_.count(group)) return ++decidedStatically_, void();  // one witness per group is enough
-    if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event) && surely(b.event)) {
+    if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event, true) &&
+        surely(b.event, true)) {
       ++decidedStatically_;
       return race(v.kind, a.event, b.event);
     }
@@ -488,7 +498,8 @@ class Checker {
   std::optional<PairOracle> oracle_;
   std::optional<ClusterPhases> clusters_;
   std::optional<MbarrierPhases> mbarriers_;
-  std::map<int, bool> surely_;  // memo of surely()
+  std::map<int, bool> surely_, surelyAfterLoops_;  // memos of surely()
+  std::set<std::pair<int, int>> endingLoops_;       // (thread, loop) proven to end by loop liveness
   std::optional<FinalValues> finals_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;

@@ -56,7 +56,7 @@ LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phase
     : k_(kernel), phases_(phases), values_(values), mbarriers_(mbarriers), builder_(builder), runner_(runner), limits_(limits),
       remaining_(std::move(remaining)) {}
 
-void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns) {
+void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends) {
   const auto& g = k_.graph();
   struct Stuck {
     std::vector<int> threads;
@@ -74,6 +74,7 @@ void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string
         s.threads.push_back(static_cast<int>(t));
       }
       if (o.verdict == Verdict::Unknown) undecided.insert("whether the loop ending at " + lineOf(at) + " always ends: " + o.detail);
+      if (o.verdict == Verdict::Ends && ends) ends->emplace(static_cast<int>(t), static_cast<int>(l));
     }
   for (const auto& [key, s] : stuck) hangs.push_back({"spin loop never ends", k_.threadRange(s.threads) + " " + key.second, s.at});
   unknowns.insert(unknowns.end(), undecided.begin(), undecided.end());

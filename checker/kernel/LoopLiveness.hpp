@@ -20,6 +20,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,9 @@ class LoopLiveness {
   LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, const MbarrierPhases* mbarriers,
                SliceBuilder& builder, SliceRunner& runner, SliceLimits limits, std::function<double()> remaining);
 
-  /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`.
-  void check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns);
+  /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`, and the
+  /// loops that always end, as (thread, loop), to `ends` when given.
+  void check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends = nullptr);
 
  private:
   enum class Verdict : std::uint8_t { Ends, Hangs, Unknown };

@@ -14,6 +14,12 @@ constexpr std::size_t kCachedSearches = 64;
 bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
 bool strong(const model::Event& e) { return isMemory(e) && !e.is(Tag::WEAK); }
 bool acquireFence(const model::Event& e) { return e.is(Tag::F) && (e.is(Tag::ACQ) || e.is(Tag::ACQ_REL) || e.is(Tag::SC)); }
+// The first event of a release pattern (rp1-rp3, and the restricted rel-restr): a release write, or a release,
+// acq_rel or sc fence.
+bool releaseHead(const model::Event& e) {
+  return (e.is(Tag::F) && (e.is(Tag::REL) || e.is(Tag::ACQ_REL) || e.is(Tag::SC))) ||
+         (e.is(Tag::W) && (e.is(Tag::REL) || e.is(Tag::ACQ_REL)));
+}
 
 }  // namespace
 
@@ -32,6 +38,12 @@ bool MayOrder::passive(int v, std::int64_t active) const {
   if (!passive_.count(v)) return false;
   const int e = nodeEvent_[static_cast<std::size_t>(v)];
   return active < 0 || !(k_.event(e).is(Tag::R) && k_.event(e).paddr == active);
+}
+
+int MayOrder::headBefore(int t, int e) const {
+  const auto& heads = heads_[static_cast<std::size_t>(t)];
+  const auto it = std::upper_bound(heads.begin(), heads.end(), e);
+  return it == heads.begin() ? -1 : *std::prev(it);
 }
 
 // obs ; ppbc (spec §2.11): obs starts at a strong write and ends at a read of its location (msrf needs the same
@@ -107,6 +119,7 @@ MayOrder::MayOrder(const KernelGraph& kernel, const BarrierPhases* phases) : k_(
   const std::size_t n = g.events.size();
   chain_.resize(g.threads.size());
   issued_.resize(g.threads.size());
+  heads_.resize(g.threads.size());
   nodeOfEvent_.assign(n, -1);
   auto nodeFor = [&](int e) {
     int& id = nodeOfEvent_[static_cast<std::size_t>(e)];
@@ -128,10 +141,12 @@ MayOrder::MayOrder(const KernelGraph& kernel, const BarrierPhases* phases) : k_(
     const int ei = static_cast<int>(e);
     if (ev.thread < 0) continue;
     if (inPo(ei) && synchronising(ei)) chain_[static_cast<std::size_t>(ev.thread)].push_back(ei);
+    if (inPo(ei) && releaseHead(ev)) heads_[static_cast<std::size_t>(ev.thread)].push_back(ei);
     if (!inPo(ei)) nodeFor(ei);
     if (strong(ev) && ev.paddr >= 0 && !ev.is(Tag::CB)) {
       const int h = hub(locationHubs_, ev.paddr);
       if (ev.is(Tag::W)) edge(nodeFor(ei), h);
+      if (ev.is(Tag::W) && inPo(ei)) gated_.insert(nodeFor(ei));
       if (ev.is(Tag::R)) edge(h, nodeFor(ei));
       // Reads-from orders what follows a read only through an acquire pattern (ap1-ap4); otherwise it can only
       // continue an observation chain through the read's own atomic write half (rmw).
@@ -142,6 +157,7 @@ MayOrder::MayOrder(const KernelGraph& kernel, const BarrierPhases* phases) : k_(
           g.events[e - 1].thread == ev.thread && g.events[e - 1].paddr == ev.paddr) {
         edge(nodeFor(ei - 1), nodeFor(ei));
         passive_.insert(nodeFor(ei));
+        if (inPo(ei - 1)) gated_.insert(nodeFor(ei - 1));
       }
     }
     if (ev.is(Tag::BA) || ev.is(Tag::BW) || ev.is(Tag::CB)) {
@@ -185,8 +201,10 @@ MayOrder::MayOrder(const KernelGraph& kernel, const BarrierPhases* phases) : k_(
 // A graph search. Forward: pos[t] is the smallest event id reached in thread t (every po event at or after it is
 // reached); backward: the largest (every po event at or before it reaches the target).
 void MayOrder::search(Reach& r, bool forwardDirection, std::int64_t active, std::vector<int> threads, std::vector<int> work) {
-  // Per thread: the position whose po events were already expanded (none yet).
+  // Per thread: the position whose po events were already expanded (none yet); forward, the first release head
+  // from which gated nodes were expanded.
   std::vector<int> done(r.pos.size(), forwardDirection ? INT_MAX : INT_MIN);
+  std::vector<int> released(r.pos.size(), INT_MAX);
   for (;;) {
     if (!threads.empty()) {
       const int t = threads.back();
@@ -203,10 +221,20 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::int64_t active, std:
       // Forward, every node of a covered po event is reached; backward, a covered event reaches the target only
       // through po, which an event entered by reads-from alone (passive) cannot continue.
       for (auto it = lo; it < hi; ++it)
-        if (const int v = nodeOf(*it); v >= 0 && (forwardDirection || !passive(v, active))) work.push_back(v);
-      if (forwardDirection)
+        if (const int v = nodeOf(*it); v >= 0 && (forwardDirection ? !gated(v) : !passive(v, active))) work.push_back(v);
+      if (forwardDirection) {
         for (const auto& [threshold, v] : issued_[static_cast<std::size_t>(t)])
           if (threshold >= now && threshold < was) work.push_back(v);
+        // Gated nodes from the first release head reached on (those after an earlier head are already in).
+        const auto& heads = heads_[static_cast<std::size_t>(t)];
+        const auto head = std::lower_bound(heads.begin(), heads.end(), now);
+        int& from = released[static_cast<std::size_t>(t)];
+        if (head != heads.end() && *head < from) {
+          for (auto it = std::lower_bound(chain.begin(), chain.end(), *head); it != chain.end() && *it < from; ++it)
+            if (const int v = nodeOf(*it); v >= 0 && gated(v)) work.push_back(v);
+          from = *head;
+        }
+      }
       continue;
     }
     if (work.empty()) break;
@@ -218,8 +246,13 @@ void MayOrder::search(Reach& r, bool forwardDirection, std::int64_t active, std:
     if (e >= 0) {
       const int t = k_.event(e).thread;
       int& pos = r.pos[static_cast<std::size_t>(t)];
-      const int target = inPo(e) ? (forwardDirection && passive(v, active) ? -1 : e)
-                                 : forwardDirection ? -1 : threshold_[static_cast<std::size_t>(v)];
+      // Backward, a gated write reached through reads-from orders its thread only up to its release head (the
+      // write a of an observed search's location itself, through obs), and an RMW read half nothing of its own.
+      const bool observedWrite = active >= 0 && k_.event(e).is(Tag::W) && k_.event(e).paddr == active;
+      const int target = !inPo(e) ? (forwardDirection ? -1 : threshold_[static_cast<std::size_t>(v)])
+                         : forwardDirection ? (passive(v, active) ? -1 : e)
+                         : !gated(v) || observedWrite ? e
+                         : k_.event(e).is(Tag::W) ? headBefore(t, e) : -1;
       if (target >= 0 && (forwardDirection ? target < pos : target > pos)) {
         pos = target;
         threads.push_back(t);
@@ -240,7 +273,10 @@ const MayOrder::Reach& MayOrder::forward(int a, std::int64_t active) {
   const model::Event& ev = k_.event(a);
   if (inPo(a)) {
     r.pos[static_cast<std::size_t>(ev.thread)] = a;  // a itself and everything after it in po
-    search(r, true, active, {ev.thread}, {});
+    // obs ; ppbc starts at a's own reads-from, with no release head.
+    std::vector<int> own;
+    if (active >= 0 && nodeOf(a) >= 0) own.push_back(nodeOf(a));
+    search(r, true, active, {ev.thread}, own);
   } else {
     search(r, true, active, {}, {nodeOf(a)});
   }

@@ -7,10 +7,15 @@
 //   * every strong write -> every strong read of its location (through one hub node per location: may-rf); a
 //     read that cannot end an acquire pattern (spec §2.5: not .acquire, no acquire fence after it in its thread)
 //     ends no synchronizes-with edge, so in a path through `sw` it only passes the chain on to its own atomic
-//     write half (obs through rmw) — "passive". One rule is an exception: `cause` also contains `obs ; ppbc`,
-//     where the first step is reads-from alone and ppbc relates the read to later events of the SAME location
-//     (C1-C9 need loc). So a search from a strong write a, asked about an event overlapping a's location, treats
-//     the strong reads of that location as active (`observed` searches below);
+//     write half (obs through rmw) — "passive". Symmetrically, a write starts a synchronizes-with edge only as
+//     the write of a release pattern, whose head (a release write, or a release/acq_rel/sc fence, restricted ones
+//     included) is in its thread at or before it: a search that enters a thread at some position follows the
+//     reads-from edges of that thread's writes (and RMW reads) only from the first release head at or after that
+//     position on — "gated" (the relaxed arrive with nothing before it publishes nothing). One rule is an
+//     exception to both: `cause` also contains `obs ; ppbc`, where the first step is reads-from alone, from the
+//     write a itself, and ppbc relates the read to later events of the SAME location (C1-C9 need loc). So a
+//     search from a strong write a, asked about an event overlapping a's location, follows a's own reads-from
+//     edges and treats the strong reads of that location as active (`observed` searches below);
 //   * every barrier arrive -> every wait of the same barrier and generation (CTA barriers and barrier.cluster;
 //     one hub per generation when the generations are static, one for all of them otherwise; a cluster
 //     barrier's generation k also leads to generation k+1, its arrivals being one RMW chain);
@@ -59,6 +64,11 @@ class MayOrder {
 
   bool inPo(int e) const;
   bool synchronising(int e) const;
+  // Whether node v's reads-from edges need a release head before it in its thread (a strong write with a
+  // location hub, or the read half of an RMW).
+  bool gated(int v) const { return gated_.count(v) > 0; }
+  // The last release head of thread t at or before event e (-1: none).
+  int headBefore(int t, int e) const;
   // Whether node v is passive in a search in which the strong reads of physical location `active` are not
   // (-1: none).
   bool passive(int v, std::int64_t active) const;
@@ -86,6 +96,8 @@ class MayOrder {
   std::map<std::int64_t, int> locationHubs_, fenceHub_;
   std::map<std::string, int> barrierHubs_;  // per barrier and generation
   std::set<int> passive_;  // nodes of po events that reads-from reaches without ordering what follows them
+  std::set<int> gated_;    // nodes of po events whose reads-from edges need a release head (gated())
+  std::vector<std::vector<int>> heads_;  // per thread: its release heads (spec §2.5 rp1-rp3 heads), by id
   std::list<std::pair<std::pair<int, std::int64_t>, Reach>> cache_;  // forward searches (from, active), most recent first
 };
 

@@ -54,16 +54,25 @@ model::ValuePtr resolveRegisters(const model::ThreadGraph& t, const model::Value
   return failed ? nullptr : model::value::substitute(term, regs);
 }
 
+// Fences that can head a release pattern (Frels) or end an acquire pattern (Facqs) of ptx-core.cat; restricted
+// fences (RSTR) order only some operations and are left to the slices.
+bool isFence(const model::Event& e, bool release) {
+  return e.is(Tag::F) && !e.is(Tag::RSTR) && (e.is(release ? Tag::REL : Tag::ACQ) || e.is(Tag::ACQ_REL) || e.is(Tag::SC));
+}
+
 }  // namespace
 
 MbarrierPhases::MbarrierPhases(const KernelGraph& kernel, const BarrierPhases& phases,
-                               std::function<bool(int, int)> morallyStrong, std::function<bool(int)> surely)
+                               std::function<bool(int, int)> morallyStrong, std::function<bool(int)> surely,
+                               const ClusterPhases* clusters)
     : k_(kernel), values_(kernel, phases), morallyStrong_(std::move(morallyStrong)), surely_(std::move(surely)) {
+  if (clusters) values_.addOrder([clusters](int a, int b) { return clusters->ordered(a, b); });
   const auto& g = k_.graph();
   std::map<int, std::vector<int>> byLocation;  // every thread event of each location some mbarrier op touches
   std::set<int> mbarriers;
   for (std::size_t e = g.initCount(); e < g.events.size(); ++e) {
     const model::Event& ev = g.events[e];
+    if (ev.thread >= 0 && isFence(ev, true)) releaseFences_[ev.thread].push_back(static_cast<int>(e));
     if (ev.thread < 0 || ev.paddr < 0 || !(ev.is(Tag::R) || ev.is(Tag::W))) continue;
     byLocation[ev.paddr].push_back(static_cast<int>(e));
     if (ev.is(Tag::MB)) mbarriers.insert(ev.paddr);
@@ -74,6 +83,7 @@ MbarrierPhases::MbarrierPhases(const KernelGraph& kernel, const BarrierPhases& p
 void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
   const auto& g = k_.graph();
   Object o;
+  o.paddr = m;
   int init = -1;
   std::vector<int> waits;
   for (int e : events) {
@@ -123,27 +133,20 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
   o.values = v;
   for (int a : o.arrives) o.tokens.insert(a - 1);
   o.waitReads.insert(waits.begin(), waits.end());
-  // Morally strong arrivals (one coherence chain): checked per kind of pair, as the model's `ms` depends only on
-  // the two events' tags and where their threads sit.
-  std::map<std::tuple<std::string, std::string, int, int, bool>, bool> ms;
-  const auto strong = [&](int a, int b) {
-    const model::Event& ea = k_.event(a);
-    const model::Event& eb = k_.event(b);
-    const auto& kt = k_.kernel().threads;
-    const auto key = std::tuple{ea.tags.to_string(), eb.tags.to_string(), kt[static_cast<std::size_t>(ea.thread)].cta,
-                                kt[static_cast<std::size_t>(eb.thread)].cta, ea.thread == eb.thread};
-    const auto it = ms.find(key);
-    return it != ms.end() ? it->second : (ms[key] = morallyStrong_(a, b));
-  };
+  // Morally strong arrivals (one coherence chain).
   for (std::size_t i = 0; i < o.arrives.size(); ++i)
     for (std::size_t j = i + 1; j < o.arrives.size(); ++j)
       if (!strong(o.arrives[i], o.arrives[j])) return;
-  // Waits that succeed only on vM: their success condition is false on every earlier value, also with a state
-  // token taken by an arrival (which read one of v0 .. vM-1).
+  // Wait reads obs reaches from every arrival (morally strong with each; never a reduction's read), and the
+  // success markers of acquire waits that succeed only on vM: their success condition is false on every earlier
+  // value, also with a state token taken by an arrival (which read one of v0 .. vM-1).
   std::map<std::string, bool> onlyLast;
   for (int r : waits) {
+    if (k_.event(r).is(Tag::RED) || !std::all_of(o.arrives.begin(), o.arrives.end(), [&](int a) { return strong(a, r); }))
+      continue;
+    o.obsWaitReads.insert(r);
     const model::Event& ok = k_.event(r + 1);
-    if (!ok.is(Tag::MBOK) || ok.node != k_.event(r).node || !ok.existsIf) continue;
+    if (!ok.is(Tag::MBOK) || ok.node != k_.event(r).node || !ok.existsIf || !ok.is(Tag::ACQ)) continue;
     const model::ValuePtr done = resolveRegisters(g.threads[static_cast<std::size_t>(ok.thread)], ok.existsIf);
     if (!done) continue;
     std::vector<int> reads;
@@ -173,47 +176,84 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
         }
       it = onlyLast.emplace(key, only).first;
     }
-    if (!it->second || !ok.is(Tag::ACQ)) continue;
-    if (!std::all_of(o.arrives.begin(), o.arrives.end(), [&](int a) { return strong(a, r); })) continue;
-    o.completions.push_back(r + 1);
+    if (it->second) o.completions.push_back(r + 1);
   }
-  for (int a : o.arrives)
-    if (k_.event(a).is(Tag::REL)) {
-      int& before = o.releaseBefore.try_emplace(k_.event(a).thread, -1).first->second;
-      before = std::max(before, a);
-    }
+  // Release heads: a release arrival (rp1), or a release fence before a relaxed one (rp3).
+  for (int a : o.arrives) {
+    const int head = k_.event(a).is(Tag::REL) || k_.event(a).is(Tag::ACQ_REL) ? a : fenceHead(a);
+    if (head < 0) continue;
+    o.heads.push_back(head);
+    int& before = o.releaseBefore.try_emplace(k_.event(a).thread, -1).first->second;
+    before = std::max(before, head);
+  }
   objects_.emplace(m, std::move(o));
+}
+
+bool MbarrierPhases::strong(int a, int b) {
+  // The model's `ms` depends only on the two events' tags and where their threads sit.
+  const model::Event& ea = k_.event(a);
+  const model::Event& eb = k_.event(b);
+  const auto& kt = k_.kernel().threads;
+  const auto key = std::tuple{ea.tags.to_string(), eb.tags.to_string(), kt[static_cast<std::size_t>(ea.thread)].cta,
+                              kt[static_cast<std::size_t>(eb.thread)].cta, ea.thread == eb.thread};
+  const auto it = ms_.find(key);
+  return it != ms_.end() ? it->second : (ms_[key] = morallyStrong_(a, b));
+}
+
+int MbarrierPhases::fenceHead(int arrive) {
+  const auto it = releaseFences_.find(k_.event(arrive).thread);
+  if (it == releaseFences_.end()) return -1;
+  for (auto f = std::lower_bound(it->second.begin(), it->second.end(), arrive); f != it->second.begin();) {
+    --f;
+    if (surely_(*f)) return *f;
+  }
+  return -1;
+}
+
+bool MbarrierPhases::tail(Object& o, int e) {
+  const auto [it, fresh] = o.tails.try_emplace(e, false);
+  if (fresh) it->second = !o.heads.empty() && std::all_of(o.heads.begin(), o.heads.end(), [&](int h) { return strong(h, e); });
+  return it->second;
 }
 
 bool MbarrierPhases::acquiredBefore(int e, int m) {
   const auto key = std::pair{e, m};
   if (const auto it = acquired_.find(key); it != acquired_.end()) return it->second;
-  const Object& o = objects_.at(m);
-  bool all = !o.completions.empty(), some = false;
+  Object& o = objects_.at(m);
+  const std::size_t last = o.values.size() - 1;
+  bool all = !o.heads.empty(), some = false;
   for (const ThreadPath& p : k_.paths(k_.event(e).thread)) {
     if (!all) break;
     const auto at = std::find(p.events.begin(), p.events.end(), e);
     if (at == p.events.end()) continue;
     some = true;
+    // An acquire tail before e: a completion's marker (ap4), or an acquire fence after a wait read the path
+    // forces to vM (ap3); or the path is not feasible at all.
     all = std::any_of(p.events.begin(), at, [&](int x) {
-            return std::binary_search(o.completions.begin(), o.completions.end(), x);
+            return std::binary_search(o.completions.begin(), o.completions.end(), x) && tail(o, x);
           }) ||
-          infeasible(p, o);
+          std::any_of(p.events.begin(), at, [&](int f) {
+            const auto fence = std::find(p.events.begin(), at, f);
+            return isFence(k_.event(f), false) && tail(o, f) && std::any_of(p.events.begin(), fence, [&](int r) {
+                     return o.obsWaitReads.count(r) && excluded(p, o, last, r);
+                   });
+          }) ||
+          excluded(p, o, last + 1, -1);
   }
   return acquired_[key] = all && some;
 }
 
-// Whether no values of the object's reads satisfy the path's assumptions: a path that leaves the wait loop
-// without its success marker assumes the wait failed (its value is one of v0 .. vM-1) and that the branch on the
-// same result left the loop (it is vM). Checked per wait read, over every value it and a state token can have;
-// other reads take their forced values (an unknown one refutes nothing).
-bool MbarrierPhases::infeasible(const ThreadPath& path, const Object& o) {
+// Path assumptions are grouped per wait read (with at most one state token each); a group whose assumptions no
+// value of the read (and of its token, v0 .. vM-1) meets among the first `count` values excludes them: a path
+// that leaves the wait loop without its success marker assumes the wait failed and that the branch on the same
+// result left the loop (no value at all), and a relaxed wait's loop exit assumes its success (only vM, when the
+// condition holds on no earlier value). Other reads take their forced values (an unknown one refutes nothing).
+bool MbarrierPhases::excluded(const ThreadPath& path, const Object& o, std::size_t count, int onlyWait) {
   struct Group {
     std::vector<const PathAssumption*> assumptions;
     int token = -1;
     bool usable = true;
   };
-  const int m = k_.event(*o.waitReads.begin()).paddr;
   std::map<int, Group> byWait;
   for (const PathAssumption& a : path.assumptions) {
     std::vector<int> reads;
@@ -227,11 +267,11 @@ bool MbarrierPhases::infeasible(const ThreadPath& path, const Object& o) {
       } else if (o.tokens.count(x)) {
         usable = usable && (token < 0 || token == x);
         token = x;
-      } else if (k_.event(x).paddr == m) {
+      } else if (k_.event(x).paddr == o.paddr) {
         usable = false;
       }
     }
-    if (wait < 0 || !usable) continue;
+    if (wait < 0 || !usable || (onlyWait >= 0 && wait != onlyWait)) continue;
     Group& g = byWait[wait];
     if (token >= 0) {
       g.usable = g.usable && (g.token < 0 || g.token == token);
@@ -243,14 +283,14 @@ bool MbarrierPhases::infeasible(const ThreadPath& path, const Object& o) {
     if (!g.usable) continue;
     const int w = wait, token = g.token;
     const auto readName = [w, token](int x) { return x == w ? std::string("W") : x == token ? std::string("A") : "e" + std::to_string(x); };
-    std::string key;
+    std::string key = std::to_string(count) + ":";
     for (const PathAssumption* a : g.assumptions)
       key += (a->holds ? "+" : "-") + model::value::print(a->term, [](int r) { return "r" + std::to_string(r); }, readName) + ";";
     auto it = unsatisfiable_.find(key);
     if (it == unsatisfiable_.end()) {
       bool unsat = true;
       const std::size_t tokenValues = token >= 0 ? o.values.size() - 1 : 1;
-      for (std::size_t j = 0; unsat && j < o.values.size(); ++j)
+      for (std::size_t j = 0; unsat && j < count; ++j)
         for (std::size_t i = 0; unsat && i < tokenValues; ++i)
           unsat = std::any_of(g.assumptions.begin(), g.assumptions.end(), [&](const PathAssumption* a) {
             const auto v = model::value::evaluate(a->term, [&](int x) -> std::optional<std::int64_t> {
@@ -273,7 +313,7 @@ bool MbarrierPhases::ordered(int a, int b) {
   if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS) || eb.is(Tag::AS)) return false;
   for (const auto& [m, o] : objects_) {
     const auto it = o.releaseBefore.find(ea.thread);
-    if (it == o.releaseBefore.end() || a >= it->second || o.completions.empty()) continue;
+    if (it == o.releaseBefore.end() || a >= it->second) continue;
     if (acquiredBefore(b, m)) return true;
   }
   return false;

@@ -10,9 +10,12 @@ namespace {
 
 using model::Tag;
 
-// Where the owner of a shared location sits relative to the two threads (the `owner` base relation).
-int ownerCode(const model::EventGraph& g, const model::Event& e, int ctaA, int ctaB) {
-  const int owner = g.ownerCta[static_cast<std::size_t>(e.paddr)];
+// Where the owner of the pair's shared location sits relative to the two threads (the `owner` base relation).
+// Fences and mbarrier success markers have no location: the other event's is the pair's.
+int ownerCode(const model::EventGraph& g, const model::Event& a, const model::Event& b, int ctaA, int ctaB) {
+  const int paddr = a.paddr >= 0 ? a.paddr : b.paddr;
+  if (paddr < 0) return 0;
+  const int owner = g.ownerCta[static_cast<std::size_t>(paddr)];
   if (owner < 0) return 0;
   return owner == ctaA ? 1 : owner == ctaB ? 2 : 3;
 }
@@ -47,7 +50,7 @@ std::string PairOracle::signature(int a, int b) const {
   const int relation = ea.thread == eb.thread ? 0 : ta.warp == tb.warp ? 1 : ta.cta == tb.cta ? 2 : ta.cluster == tb.cluster ? 3
                        : ta.gpu == tb.gpu ? 4 : 5;
   return ea.tags.to_string() + "|" + eb.tags.to_string() + "|" + std::to_string(relation) + "|" +
-         std::to_string(ownerCode(g, ea, ta.cta, tb.cta));
+         std::to_string(ownerCode(g, ea, eb, ta.cta, tb.cta));
 }
 
 const PairVerdict& PairOracle::verdict(int a, int b) {
@@ -77,7 +80,7 @@ PairVerdict PairOracle::evaluate(int a, int b) const {
     const int cluster = ta.cluster == tb.cluster ? 0 : 1;
     pg.threads[1] = {"P1", cta, ta.warp == tb.warp ? 0 : 1, cluster, ta.gpu == tb.gpu ? 0 : 1, {}, {}, {}, {}};
   }
-  const int owner = ownerCode(g, ea, ta.cta, tb.cta);
+  const int owner = ownerCode(g, ea, eb, ta.cta, tb.cta);
   pg.physicalNames = {"x"};
   pg.virtualNames = {"x"};
   pg.initValues = {0};

@@ -1,6 +1,8 @@
 // The kernel checker end to end on hand-built launches: races, claims, hangs, and how pairs are decided.
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 #include "KernelTestSupport.hpp"
 
 using namespace ptxmm;
@@ -176,25 +178,29 @@ TEST_CASE("block-scope adds from two blocks are not all morally strong: their su
   CHECK(r.observed[0].values.size() > 1);
 }
 
-// Threads 0 and 1 write buf and arrive on an mbarrier initialised for 2 arrivals (release or relaxed); threads 2
-// and 3 spin on an acquire try_wait of phase 0, then copy the other producer's slot to out.
-TestLaunch mbarrierHandOff(const std::string& arriveSem) {
+// Threads 0 and 1 write buf and arrive on an mbarrier initialised for 2 arrivals (release or relaxed), after
+// `producerFence` when given; threads 2 and 3 spin on a try_wait of phase 0 (`waitSem`), then run `consumerFence`
+// when given and copy the other producer's slot to out.
+TestLaunch mbarrierHandOff(const std::string& arriveSem, const std::string& waitSem = "acquire",
+                           const std::string& producerFence = "", const std::string& consumerFence = "") {
   TestLaunch l;
   l.grid = {1, 1, 1};
   l.block = {4, 1, 1};
   l.init = {"bar_0 @ mbarrier cta 0", "buf_0 @ shared cta 0 = 0", "buf_1 @ shared cta 0 = 0", "out_0 = 0", "out_1 = 0"};
-  l.code = [arriveSem](const frontend::KernelThread& k) -> std::vector<std::string> {
+  l.code = [=](const frontend::KernelThread& k) -> std::vector<std::string> {
     const int t = k.tid.x;
     std::vector<std::string> c;
     if (t == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar_0], 2");
     c.push_back("bar.sync 0");
     if (t < 2) {
       c.push_back("st.shared.u32 [" + idx("buf", t) + "], " + std::to_string(10 + t));
+      if (!producerFence.empty()) c.push_back(producerFence);
       c.push_back("mbarrier.arrive." + arriveSem + ".cta.shared::cta.b64 _, [bar_0]");
     } else {
       c.push_back("LW:");
-      c.push_back("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [bar_0], 0");
+      c.push_back("mbarrier.try_wait.parity." + waitSem + ".cta.shared::cta.b64 p, [bar_0], 0");
       c.push_back("@!p bra LW");
+      if (!consumerFence.empty()) c.push_back(consumerFence);
       c.push_back("ld.shared.u32 r0, [" + idx("buf", 3 - t) + "]");
       c.push_back("st.u32 [" + idx("out", t - 2) + "], r0");
     }
@@ -203,10 +209,9 @@ TestLaunch mbarrierHandOff(const std::string& arriveSem) {
   return l;
 }
 
-TEST_CASE("an mbarrier hand-off with release arrivals is ordered, its loops end and its values are forced without an engine", "[checker][kernel][mbarrier]") {
-  checker::kernel::KernelOptions o;
-  o.asserts = {"out[0] == 11 && out[1] == 10"};
-  const KernelResult r = testing::checkLaunch(mbarrierHandOff("release"), o);
+// A launch the static rules decide whole: race-free, no hang, nothing undecided, its one assertion holds, and no
+// engine run.
+void checkDecidedWithoutEngine(const KernelResult& r) {
   CHECK(r.races.empty());
   CHECK(r.hangs.empty());
   CHECK(r.unknowns.empty());
@@ -223,6 +228,42 @@ TEST_CASE("relaxed mbarrier arrivals order nothing: the hand-off races (the stat
   CHECK(!r.races.empty());
   REQUIRE(r.assertions.size() == 1);
   CHECK(r.assertions[0].holds != true);
+}
+
+TEST_CASE("an mbarrier hand-off with release arrivals, or relaxed ones behind a release fence, and acquire waits, or relaxed ones before an acquire fence, is ordered, its loops end and its values are forced without an engine", "[checker][kernel][mbarrier]") {
+  for (const auto& [arrive, wait, before, after] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"release", "acquire", "", ""},                                      // rp1 ; obs ; ap4
+           {"relaxed", "relaxed", "fence.release.cta", "fence.acquire.cta"},  // rp3 ; obs ; ap3
+           {"relaxed", "relaxed", "fence.acq_rel.cta", "fence.sc.cta"},
+           {"relaxed", "acquire", "fence.release.cta", ""},   // rp3 ; obs ; ap4
+           {"release", "relaxed", "", "fence.acquire.cta"}}) {  // rp1 ; obs ; ap3
+    INFO(arrive << " " << wait << " [" << before << "] [" << after << "]");
+    const TestLaunch l = mbarrierHandOff(arrive, wait, before, after);
+    CHECK_FALSE(testing::wholeLaunchRaces(l));
+    checker::kernel::KernelOptions o;
+    o.asserts = {"out[0] == 11 && out[1] == 10"};
+    const KernelResult r = testing::checkLaunch(l, o);
+    checkDecidedWithoutEngine(r);
+  }
+}
+
+TEST_CASE("an mbarrier hand-off missing one half of the fence idiom still races, decided without an engine", "[checker][kernel][mbarrier]") {
+  for (const auto& [arrive, wait, before, after] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"relaxed", "relaxed", "fence.release.cta", ""},            // no acquire pattern
+           {"relaxed", "relaxed", "", "fence.acquire.cta"},            // no release pattern
+           {"relaxed", "acquire", "", ""},                             // no release pattern
+           {"relaxed", "relaxed", "fence.acquire.cta", "fence.release.cta"}}) {  // fences of the wrong kinds
+    INFO(arrive << " " << wait << " [" << before << "] [" << after << "]");
+    const TestLaunch l = mbarrierHandOff(arrive, wait, before, after);
+    CHECK(testing::wholeLaunchRaces(l));
+    const KernelResult r = testing::checkLaunch(l, {});
+    CHECK(r.races.size() == 2);  // each producer's slot against its reader
+    CHECK(r.unknowns.empty());
+    INFO(r.notes.at(0));
+    CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+  }
 }
 
 TEST_CASE("split arrive/wait on an mbarrier with state tokens (cuda::barrier): every thread's slot is ordered before its neighbour's read", "[checker][kernel][mbarrier]") {
@@ -247,27 +288,21 @@ TEST_CASE("split arrive/wait on an mbarrier with state tokens (cuda::barrier): e
   };
   checker::kernel::KernelOptions o;
   o.asserts = {"out[0] == 1 && out[3] == 0 && out[2] == 9"};
-  const KernelResult r = testing::checkLaunch(l, o);
-  CHECK(r.races.empty());
-  CHECK(r.hangs.empty());
-  CHECK(r.unknowns.empty());
-  REQUIRE(r.assertions.size() == 1);
-  CHECK(r.assertions[0].holds == true);
-  INFO(r.notes.at(0));
-  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+  checkDecidedWithoutEngine(testing::checkLaunch(l, o));
 }
 
-// Block 0 thread 0 writes data, then every thread of the 2-block cluster arrives (release or relaxed) and waits
-// at barrier.cluster; block 1 thread 0 copies data to out.
-TestLaunch clusterHandOff(const std::string& arrive) {
+// Block 0 thread 0 writes data, then every thread of the 2-block cluster runs `fence` (when given), arrives
+// (release or relaxed) and waits at barrier.cluster; block 1 thread 0 copies data to out.
+TestLaunch clusterHandOff(const std::string& arrive, const std::string& fence = "") {
   TestLaunch l;
   l.grid = {2, 1, 1};
   l.block = {2, 1, 1};
   l.clusterSize = 2;
   l.init = {"data_0 = 0", "out_0 = 0"};
-  l.code = [arrive](const frontend::KernelThread& k) -> std::vector<std::string> {
+  l.code = [arrive, fence](const frontend::KernelThread& k) -> std::vector<std::string> {
     std::vector<std::string> c;
     if (k.cta == 0 && k.tid.x == 0) c.push_back("st.weak data_0, 42");
+    if (!fence.empty()) c.push_back(fence);
     c.push_back(arrive);
     c.push_back("barrier.cluster.wait.aligned");
     if (k.cta == 1 && k.tid.x == 0) c.insert(c.end(), {"ld.weak r0, data_0", "st.weak out_0, r0"});
@@ -290,6 +325,26 @@ TEST_CASE("a release cluster barrier orders a hand-off between blocks without an
   CHECK(testing::raceTexts(relaxed) == std::set<std::string>{"ld.weak r0, data_0 / st.weak data_0, 42: no synchronisation"});
   REQUIRE(relaxed.assertions.size() == 1);
   CHECK(relaxed.assertions[0].holds == false);
+}
+
+TEST_CASE("a relaxed cluster arrival behind a release fence of cluster scope orders the hand-off (rp3); a narrower or restricted fence does not", "[checker][kernel][cluster]") {
+  // {fence, whether the hand-off is ordered}
+  for (const auto& [fence, ordered] : std::vector<std::pair<std::string, bool>>{{"fence.acq_rel.cluster", true},
+                                                                               {"fence.release.cluster", true},
+                                                                               {"fence.acq_rel.cta", false},
+                                                                               {"fence.mbarrier_init.release.cluster", false}}) {
+    INFO(fence);
+    const TestLaunch l = clusterHandOff("barrier.cluster.arrive.relaxed.aligned", fence);
+    CHECK(testing::wholeLaunchRaces(l) == !ordered);
+    checker::kernel::KernelOptions o;
+    o.asserts = {"out[0] == 42"};
+    const KernelResult r = testing::checkLaunch(l, o);
+    CHECK(r.races.empty() == ordered);
+    CHECK(r.unknowns.empty());
+    REQUIRE(r.assertions.size() == 1);
+    CHECK(r.assertions[0].holds == ordered);
+    if (ordered) CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+  }
 }
 
 TEST_CASE("block-scope atomics of different blocks are not morally strong: scope too narrow", "[checker][kernel]") {

@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "checker/TestRunner.hpp"
 #include "checker/kernel/KernelChecker.hpp"
 #include "checker/kernel/SliceBuilder.hpp"
 #include "frontend/LitmusWriter.hpp"
@@ -84,6 +86,17 @@ inline frontend::KernelProgram makeKernel(const TestLaunch& launch) {
 inline checker::kernel::KernelResult checkLaunch(const TestLaunch& launch, checker::kernel::KernelOptions options = {}) {
   const frontend::KernelProgram kp = makeKernel(launch);
   return checker::kernel::checkKernel(ptxModel(), kp, options);
+}
+
+/// Whether the engine finds a race on the whole (small) launch: the reference the static rules are checked
+/// against. Throws std::runtime_error when the engine does not decide it.
+inline bool wholeLaunchRaces(const TestLaunch& launch) {
+  checker::RunOptions o;
+  o.engineOptions.races = true;
+  o.liveness = false;
+  const checker::TestResult whole = checker::checkProgram(ptxModel(), makeKernel(launch).program, o);
+  if (whole.status != checker::Status::Ok) throw std::runtime_error("the engine on the whole launch: " + whole.reason);
+  return !whole.races.empty();
 }
 
 /// The races of a result as "INSTRUCTION / INSTRUCTION: kind", the two instructions in text order.

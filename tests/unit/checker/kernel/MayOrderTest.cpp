@@ -2,8 +2,9 @@
 // the graph must reach, or the checker's "no path either way" shortcut reports races the model does not allow.
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 #include "KernelTestSupport.hpp"
-#include "checker/TestRunner.hpp"
 #include "checker/kernel/BarrierPhases.hpp"
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/MayOrder.hpp"
@@ -47,9 +48,7 @@ TEST_CASE("obs ; ppbc: a strong write observed by a relaxed read is ordered befo
           "[checker][kernel][mayorder]") {
   const frontend::KernelProgram kp = testing::makeKernel(observedThenOverwritten());
   // The model, on the whole launch: the two writes of x never race.
-  const checker::TestResult whole = checker::checkProgram(testing::ptxModel(), kp.program, {});
-  REQUIRE(whole.status == checker::Status::Ok);
-  CHECK(whole.races.empty());
+  CHECK_FALSE(testing::wholeLaunchRaces(observedThenOverwritten()));
 
   const KernelGraph k(kp, 2);
   const checker::kernel::BarrierPhases phases(k);
@@ -79,4 +78,65 @@ TEST_CASE("a relaxed read still orders nothing after it for accesses of other lo
   checker::kernel::MayOrder order(k, &phases);
   CHECK_FALSE(order.reaches(eventOf(k, 0, "st.weak z_0, 3"), eventOf(k, 1, "st.weak z_0, 2")));
   CHECK_FALSE(order.reaches(eventOf(k, 0, "st.relaxed.gpu x_0, 1"), eventOf(k, 1, "st.weak z_0, 2")));
+}
+
+namespace {
+
+// Thread 0 writes x, runs `fence` (when given) and sets flag f relaxed; thread 1 waits for f with an acquire
+// load, then sets g with `publish`; thread 2 waits for g with an acquire load and reads x.
+TestLaunch relayedFlag(const std::string& fence, const std::string& publish) {
+  TestLaunch l;
+  l.grid = {3, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"x_0 = 0", "f_0 = 0", "g_0 = 0"};
+  l.code = [=](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) {
+      std::vector<std::string> c{"st.weak x_0, 1"};
+      if (!fence.empty()) c.push_back(fence);
+      c.push_back("st.relaxed.gpu f_0, 1");
+      return c;
+    }
+    if (k.cta == 1) return {"L1:", "ld.acquire.gpu r1, f_0", "bne r1, 1, L1", publish};
+    return {"L2:", "ld.acquire.gpu r2, g_0", "bne r2, 1, L2", "ld.weak r3, x_0"};
+  };
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("a write starts no synchronisation without a release head before it in its thread (rp1-rp3)", "[checker][kernel][mayorder]") {
+  // {fence of thread 0, thread 1's publication of g, whether x is ordered}
+  for (const auto& [fence, publish, ordered] : std::vector<std::tuple<std::string, std::string, bool>>{
+           {"", "st.release.gpu g_0, 1", false},                  // thread 0's relaxed flag heads nothing
+           {"fence.release.gpu", "st.relaxed.gpu g_0, 1", false},  // thread 1's relaxed g heads nothing
+           {"fence.release.gpu", "st.release.gpu g_0, 1", true},
+           {"fence.sc.gpu", "red.release.gpu.add g_0, 1", true},
+           {"fence.acq_rel.gpu", "atom.relaxed.gpu.exch r4, g_0, 1", false}}) {
+    INFO("[" << fence << "] [" << publish << "]");
+    const TestLaunch l = relayedFlag(fence, publish);
+    CHECK(testing::wholeLaunchRaces(l) == !ordered);
+    const frontend::KernelProgram kp = testing::makeKernel(l);
+    const KernelGraph k(kp, 2);
+    const checker::kernel::BarrierPhases phases(k);
+    checker::kernel::MayOrder order(k, &phases);
+    const int w = eventOf(k, 0, "st.weak x_0, 1"), r = eventOf(k, 2, "ld.weak r3, x_0");
+    CHECK(order.reaches(w, r) == ordered);
+    CHECK_FALSE(order.reaches(r, w));
+  }
+}
+
+TEST_CASE("an observation chain through another thread's relaxed RMW still carries a release", "[checker][kernel][mayorder]") {
+  // Thread 0's release of f is read by thread 1's relaxed RMW, whose write thread 2 acquires: obs through rmw.
+  TestLaunch l = relayedFlag("", "");
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"st.weak x_0, 1", "st.release.gpu f_0, 1"};
+    if (k.cta == 1) return {"atom.relaxed.gpu.add r1, f_0, 1"};
+    return {"L2:", "ld.acquire.gpu r2, f_0", "bne r2, 2, L2", "ld.weak r3, x_0"};
+  };
+  const frontend::KernelProgram kp = testing::makeKernel(l);
+  CHECK_FALSE(testing::wholeLaunchRaces(l));
+  const KernelGraph k(kp, 2);
+  const checker::kernel::BarrierPhases phases(k);
+  checker::kernel::MayOrder order(k, &phases);
+  CHECK(order.reaches(eventOf(k, 0, "st.weak x_0, 1"), eventOf(k, 2, "ld.weak r3, x_0")));
 }
