@@ -54,10 +54,24 @@ model::ValuePtr resolveRegisters(const model::ThreadGraph& t, const model::Value
   return failed ? nullptr : model::value::substitute(term, regs);
 }
 
-// Fences that can head a release pattern (Frels) or end an acquire pattern (Facqs) of ptx-core.cat; restricted
-// fences (RSTR) order only some operations and are left to the slices.
+// Fences that can head a release pattern (Frels, rel-restr) or end an acquire pattern (Facqs, acq-restr) of
+// ptx-core.cat.
 bool isFence(const model::Event& e, bool release) {
-  return e.is(Tag::F) && !e.is(Tag::RSTR) && (e.is(release ? Tag::REL : Tag::ACQ) || e.is(Tag::ACQ_REL) || e.is(Tag::SC));
+  return e.is(Tag::F) && (e.is(release ? Tag::REL : Tag::ACQ) || e.is(Tag::ACQ_REL) || e.is(Tag::SC));
+}
+
+bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
+
+// Whether release head h orders event a po-before it (into-restr for restricted fences).
+bool headCovers(const model::Event& h, const model::Event& a) {
+  if (!h.is(Tag::RSTR)) return true;
+  return (h.is(Tag::RMBINIT) && a.is(Tag::MBINIT)) || (h.is(Tag::RSHCTA) && isMemory(a) && a.is(Tag::SHCTA));
+}
+
+// Whether acquire tail t orders event b po-after it (out-of-restr for restricted fences).
+bool tailCovers(const model::Event& t, const model::Event& b) {
+  if (!t.is(Tag::RSTR)) return true;
+  return t.is(Tag::RSHCLU) && isMemory(b) && b.is(Tag::SHARED);
 }
 
 }  // namespace
@@ -178,13 +192,15 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
     }
     if (it->second) o.completions.push_back(r + 1);
   }
-  // Release heads: a release arrival (rp1), or a release fence before a relaxed one (rp3).
+  // Release heads: a release arrival (rp1), or a release fence before a relaxed one, executed in every
+  // execution (rp3, rel-restr).
   for (int a : o.arrives) {
-    const int head = k_.event(a).is(Tag::REL) || k_.event(a).is(Tag::ACQ_REL) ? a : fenceHead(a);
-    if (head < 0) continue;
-    o.heads.push_back(head);
-    int& before = o.releaseBefore.try_emplace(k_.event(a).thread, -1).first->second;
-    before = std::max(before, head);
+    const model::Event& ea = k_.event(a);
+    std::set<int>& heads = o.heads[ea.thread];
+    if (ea.is(Tag::REL) || ea.is(Tag::ACQ_REL)) heads.insert(a);
+    else if (const auto it = releaseFences_.find(ea.thread); it != releaseFences_.end())
+      for (int f : it->second)
+        if (f < a && surely_(f)) heads.insert(f);
   }
   objects_.emplace(m, std::move(o));
 }
@@ -200,43 +216,29 @@ bool MbarrierPhases::strong(int a, int b) {
   return it != ms_.end() ? it->second : (ms_[key] = morallyStrong_(a, b));
 }
 
-int MbarrierPhases::fenceHead(int arrive) {
-  const auto it = releaseFences_.find(k_.event(arrive).thread);
-  if (it == releaseFences_.end()) return -1;
-  for (auto f = std::lower_bound(it->second.begin(), it->second.end(), arrive); f != it->second.begin();) {
-    --f;
-    if (surely_(*f)) return *f;
-  }
-  return -1;
-}
-
-bool MbarrierPhases::tail(Object& o, int e) {
-  const auto [it, fresh] = o.tails.try_emplace(e, false);
-  if (fresh) it->second = !o.heads.empty() && std::all_of(o.heads.begin(), o.heads.end(), [&](int h) { return strong(h, e); });
-  return it->second;
-}
-
-bool MbarrierPhases::acquiredBefore(int e, int m) {
-  const auto key = std::pair{e, m};
+bool MbarrierPhases::acquiredBefore(int e, int m, int h) {
+  const auto& kt = k_.kernel().threads;
+  const auto key = std::tuple{e, m, k_.event(h).tags.to_string() + " " + std::to_string(kt[static_cast<std::size_t>(k_.event(h).thread)].cta)};
   if (const auto it = acquired_.find(key); it != acquired_.end()) return it->second;
-  Object& o = objects_.at(m);
+  const Object& o = objects_.at(m);
   const std::size_t last = o.values.size() - 1;
-  bool all = !o.heads.empty(), some = false;
-  for (const ThreadPath& p : k_.paths(k_.event(e).thread)) {
+  const model::Event& eb = k_.event(e);
+  bool all = true, some = false;
+  for (const ThreadPath& p : k_.paths(eb.thread)) {
     if (!all) break;
     const auto at = std::find(p.events.begin(), p.events.end(), e);
     if (at == p.events.end()) continue;
     some = true;
-    // An acquire tail before e: a completion's marker (ap4), or an acquire fence after a wait read the path
-    // forces to vM (ap3); or the path is not feasible at all.
+    // An acquire tail before e, morally strong with h: a completion's marker (ap4), or an acquire fence after a
+    // wait read the path forces to vM (ap3, acq-restr); or the path is not feasible at all.
     all = std::any_of(p.events.begin(), at, [&](int x) {
-            return std::binary_search(o.completions.begin(), o.completions.end(), x) && tail(o, x);
+            return std::binary_search(o.completions.begin(), o.completions.end(), x) && strong(h, x);
           }) ||
           std::any_of(p.events.begin(), at, [&](int f) {
+            const model::Event& ef = k_.event(f);
+            if (!isFence(ef, false) || !tailCovers(ef, eb) || !strong(h, f)) return false;
             const auto fence = std::find(p.events.begin(), at, f);
-            return isFence(k_.event(f), false) && tail(o, f) && std::any_of(p.events.begin(), fence, [&](int r) {
-                     return o.obsWaitReads.count(r) && excluded(p, o, last, r);
-                   });
+            return std::any_of(p.events.begin(), fence, [&](int r) { return o.obsWaitReads.count(r) && excluded(p, o, last, r); });
           }) ||
           excluded(p, o, last + 1, -1);
   }
@@ -312,9 +314,10 @@ bool MbarrierPhases::ordered(int a, int b) {
   const model::Event& eb = k_.event(b);
   if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS) || eb.is(Tag::AS)) return false;
   for (const auto& [m, o] : objects_) {
-    const auto it = o.releaseBefore.find(ea.thread);
-    if (it == o.releaseBefore.end() || a >= it->second) continue;
-    if (acquiredBefore(b, m)) return true;
+    const auto it = o.heads.find(ea.thread);
+    if (it == o.heads.end()) continue;
+    for (auto h = it->second.upper_bound(a); h != it->second.end(); ++h)
+      if (headCovers(k_.event(*h), ea) && acquiredBefore(b, m, *h)) return true;
   }
   return false;
 }

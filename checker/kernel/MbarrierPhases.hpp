@@ -14,7 +14,11 @@
 //     po-after a wait read that the path's own conditions force to vM (ap3: the relaxed try_wait loop, then
 //     fence.acquire).
 // Everything po-before a head is then in base causality order before everything po-after a tail on every path
-// (sw_ra; bc ⊇ po ; sw ; po). This is what `mbarrier.arrive` + `try_wait` hand-offs, cuda::barrier, cuda::ptx
+// (sw_ra; bc ⊇ po ; sw ; po). Restricted fences (spec §4.10, ptx-core.cat rel-restr/acq-restr) are heads and
+// tails too, for what they cover only and without cumulativity, which a single sw step between a head's own
+// po-predecessor and a tail's own po-successor respects: a `sync_restrict::shared::cta` release fence covers the
+// thread's earlier .shared::cta accesses, `fence.mbarrier_init` its mbarrier.init, and a
+// `sync_restrict::shared::cluster` acquire fence orders its later shared-memory accesses. This is what `mbarrier.arrive` + `try_wait` hand-offs, cuda::barrier, cuda::ptx
 // waits and the relaxed-arrive-plus-fences idiom rely on; no engine run is needed for it, at any thread count.
 // Anything outside that shape (transaction counts, phases reused, a relaxed arrival with no fence before it)
 // leaves the pair to the may-order graph and the slices. The rule is pinned by tests against the engines
@@ -60,31 +64,26 @@ class MbarrierPhases {
     std::vector<int> arrives;      // arrival write events
     std::vector<int> completions;  // success markers of acquire waits that succeed only on the last value
     std::set<int> obsWaitReads;    // wait reads every arrival is morally strong with (obs reaches them)
-    std::vector<int> heads;        // release heads: release arrivals, release fences before relaxed arrivals
+    std::map<int, std::set<int>> heads;  // thread -> release heads: release arrivals, release fences before relaxed ones
     std::vector<std::int64_t> values;  // v0 .. vM
     std::set<int> waitReads, tokens;   // the waits' reads; the arrivals' reads (a state token is one's value)
-    std::map<int, int> releaseBefore;  // thread -> the largest release head event id in it
-    std::map<int, bool> tails;         // acquire tail event -> morally strong with every head
   };
 
   void analyse(int paddr, const std::vector<int>& events);
-  bool acquiredBefore(int e, int paddr);
+  // Whether every path to e passes an acquire tail of the object that is morally strong with head h and orders e.
+  bool acquiredBefore(int e, int paddr, int h);
   // Whether no values v0 .. v(count-1) of the path's reads of the object satisfy its assumptions (count = M + 1:
   // the path is infeasible; count = M: it forces wait read `onlyWait`, or any wait read when -1, to vM).
   bool excluded(const ThreadPath& path, const Object& o, std::size_t count, int onlyWait);
-  bool tail(Object& o, int e);
   bool strong(int a, int b);
-  // A release fence that heads a release pattern of arrival `arrive` (rp3): in its thread, before it, executed
-  // in every execution, with no release arrival or other fence needed; -1 when there is none.
-  int fenceHead(int arrive);
 
   const KernelGraph& k_;
   KernelValues values_;  // forced values without the mbarrier order (the rule's own inputs)
   std::function<bool(int, int)> morallyStrong_;
   std::function<bool(int)> surely_;
   std::map<int, Object> objects_;            // physical location -> a static mbarrier
-  std::map<int, std::vector<int>> releaseFences_;  // thread -> its release fences (spec §2.5 Frels), by id
-  std::map<std::pair<int, int>, bool> acquired_;  // (event, location) -> every path to it passes a completion
+  std::map<int, std::vector<int>> releaseFences_;  // thread -> its release fences (restricted ones too), by id
+  std::map<std::tuple<int, int, std::string>, bool> acquired_;  // (event, location, kind of head) -> acquiredBefore
   std::map<std::string, bool> unsatisfiable_;     // assumptions on one wait's value, as text -> no value meets them
   std::map<std::tuple<std::string, std::string, int, int, bool>, bool> ms_;  // `ms` per kind of pair
 };

@@ -237,7 +237,9 @@ TEST_CASE("an mbarrier hand-off with release arrivals, or relaxed ones behind a 
            {"relaxed", "relaxed", "fence.release.cta", "fence.acquire.cta"},  // rp3 ; obs ; ap3
            {"relaxed", "relaxed", "fence.acq_rel.cta", "fence.sc.cta"},
            {"relaxed", "acquire", "fence.release.cta", ""},   // rp3 ; obs ; ap4
-           {"release", "relaxed", "", "fence.acquire.cta"}}) {  // rp1 ; obs ; ap3
+           {"release", "relaxed", "", "fence.acquire.cta"},  // rp1 ; obs ; ap3
+           {"relaxed", "relaxed", "fence.release.sync_restrict::shared::cta.cluster",  // rel-restr ; obs ; acq-restr
+            "fence.acquire.sync_restrict::shared::cluster.cluster"}}) {
     INFO(arrive << " " << wait << " [" << before << "] [" << after << "]");
     const TestLaunch l = mbarrierHandOff(arrive, wait, before, after);
     CHECK_FALSE(testing::wholeLaunchRaces(l));
@@ -264,6 +266,27 @@ TEST_CASE("an mbarrier hand-off missing one half of the fence idiom still races,
     INFO(r.notes.at(0));
     CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
   }
+}
+
+TEST_CASE("restricted fences around relaxed mbarrier operations order only what they cover (rel-restr, acq-restr)", "[checker][kernel][mbarrier]") {
+  // The hand-off of mbarrierHandOff, where each producer also writes a global slot g that its reader reads: the
+  // sync_restrict::shared::cta release fence covers the shared store only, so the global pair races.
+  TestLaunch l = mbarrierHandOff("relaxed", "relaxed", "fence.release.sync_restrict::shared::cta.cluster",
+                                 "fence.acquire.sync_restrict::shared::cluster.cluster");
+  const auto handOff = l.code;
+  l.init.insert(l.init.end(), {"g_0 = 0", "g_1 = 0"});
+  l.code = [handOff](const frontend::KernelThread& k) {
+    std::vector<std::string> c = handOff(k);
+    const int t = k.tid.x;
+    if (t < 2) c.insert(c.begin() + 1 + (t == 0), "st.u32 [" + idx("g", t) + "], 1");
+    else c.push_back("ld.u32 r2, [" + idx("g", 3 - t) + "]");
+    return c;
+  };
+  CHECK(testing::wholeLaunchRaces(l));
+  const KernelResult r = testing::checkLaunch(l, {});
+  CHECK(testing::raceTexts(r) == std::set<std::string>{"ld.u32 r2, [g_0] / st.u32 [g_0], 1: no synchronisation",
+                                                       "ld.u32 r2, [g_1] / st.u32 [g_1], 1: no synchronisation"});
+  CHECK(r.unknowns.empty());  // the global pairs go to slices: the may-order graph counts any release fence as a head
 }
 
 TEST_CASE("split arrive/wait on an mbarrier with state tokens (cuda::barrier): every thread's slot is ordered before its neighbour's read", "[checker][kernel][mbarrier]") {
