@@ -1,11 +1,11 @@
 // Expectation files, nvlitmus directories and exceptions files (ExpectationFiles.hpp).
 #include "app/ExpectationFiles.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "app/TestFiles.hpp"
 #include "frontend/nvlitmus/NvLitmusParser.hpp"
 
 namespace ptxmm::app {
@@ -75,11 +75,9 @@ std::vector<checker::Expectation> readNvLitmusExpectations(const std::string& pa
   if (single) {
     files.emplace_back(path);
   } else if (fs::is_directory(path, error)) {
-    for (const auto& entry : fs::recursive_directory_iterator(path, error))
-      if (entry.is_regular_file(error) && entry.path().extension() == ".test") files.push_back(entry.path());
+    files = filesUnder(path, {".test"});
   }
   if (files.empty()) throw model::UserError({path, 0, 0}, "no nvlitmus .test file here");
-  std::sort(files.begin(), files.end());
   const fs::path root = single ? fs::path(path).parent_path() : fs::path(path);
   std::vector<checker::Expectation> out;
   for (const auto& file : files) {

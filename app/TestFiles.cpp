@@ -1,7 +1,9 @@
 // Reading test files by extension and checking them (TestFiles.hpp).
 #include "app/TestFiles.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <iostream>
 
 #include "app/GraphWriter.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
@@ -11,6 +13,41 @@ namespace ptxmm::app {
 
 using checker::errorResult;
 using checker::TestResult;
+
+std::vector<std::filesystem::path> filesUnder(const std::filesystem::path& dir, const std::vector<std::string>& extensions) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir, error))
+    if (entry.is_regular_file(error) &&
+        std::find(extensions.begin(), extensions.end(), entry.path().extension().string()) != extensions.end())
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<std::string> testFilesNamed(const std::string& argument) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(argument, error)) return {argument};
+  std::vector<std::string> files;
+  for (const auto& file : filesUnder(argument, {".litmus", ".test"})) files.push_back(file.string());
+  if (files.empty())
+    throw model::UserError({argument, 0, 0}, "the directory holds no test file (.litmus or .test, searched recursively)");
+  return files;
+}
+
+std::vector<std::string> testFilesNamed(const std::vector<std::string>& arguments, ExitCode& code) {
+  std::vector<std::string> files;
+  for (const auto& argument : arguments) {
+    try {
+      for (auto& file : testFilesNamed(argument)) files.push_back(std::move(file));
+    } catch (const model::UserError& e) {
+      std::cerr << e.what() << "\n";
+      code = worst(code, ExitCode::UserError);
+    }
+  }
+  return files;
+}
 
 std::vector<frontend::Program> readTests(const std::string& path) {
   if (std::filesystem::path(path).extension() != ".test") return {frontend::parseLitmusFile(path)};

@@ -2,16 +2,30 @@
 // nvlitmus format (one test per table row), anything else a litmus test. Each test goes through
 // checker::checkProgram; the executions it drew are written into the --graph folder. User errors become a
 // result with status Error whose reason is the `file:line:col: error:` diagnostic, so batch commands go on with
-// the next file and still exit 2.
+// the next file and still exit 2. A directory named on the command line stands for the test files under it; the
+// suite's nvlitmus directories are walked by the same function.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "app/ExitCode.hpp"
 #include "checker/TestRunner.hpp"
 #include "frontend/Program.hpp"
 
 namespace ptxmm::app {
+
+/// Every regular file under `dir` (searched recursively) whose extension is one of `extensions`, in path order.
+std::vector<std::filesystem::path> filesUnder(const std::filesystem::path& dir, const std::vector<std::string>& extensions);
+
+/// The test files a command-line argument names: the argument itself, or, for a directory, every `.litmus` and
+/// `.test` file under it (filesUnder). Throws model::UserError for a directory that holds none.
+std::vector<std::string> testFilesNamed(const std::string& argument);
+
+/// The test files of every argument, in order; an argument that names none is reported on stderr and makes `code`
+/// a user error (exit 2) while the others still run.
+std::vector<std::string> testFilesNamed(const std::vector<std::string>& arguments, ExitCode& code);
 
 /// The tests of a file: one for a litmus file, one per table row for an nvlitmus `.test` file. Throws
 /// model::UserError.

@@ -1,9 +1,11 @@
-// `ptxmm run FILE...`: the final states the model permits for each test, herd7-style text or one JSON object per
-// test; the exit code says whether every condition's claim holds (ExitCode.hpp).
+// `ptxmm run FILE|DIR...`: the final states the model permits for each test (a directory: every test file under it),
+// herd7-style text or one JSON object per test; the exit code says whether every condition's claim holds, the most
+// severe over all files (ExitCode.hpp). After several tests, the text output ends with a one-line summary.
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
+#include "app/ExitTally.hpp"
 #include "app/OutputFiles.hpp"
 #include "app/TestFiles.hpp"
 #include "app/Watchdog.hpp"
@@ -23,9 +25,10 @@ struct RunCommand {
     std::optional<model::CatModel> other;
     const auto model = loadModel(common, other);
     ExitCode code = ExitCode::Ok;
+    ExitTally tally;
     Watchdog watchdog;
     const double timeout = common.run.engineOptions.timeoutSeconds;
-    for (const auto& f : files) {
+    for (const auto& f : testFilesNamed(files, code)) {
       // The engines answer UNKNOWN at --timeout themselves; the watchdog catches the stages they cannot stop.
       watchdog.arm(timeout > 0 ? timeout + kGraceSeconds : 0, [&] {
         checker::TestResult r;
@@ -44,8 +47,10 @@ struct RunCommand {
       for (const checker::TestResult& r : results) {
         print(r);
         code = worst(code, exitFor(r));
+        tally.add(exitFor(r));
       }
     }
+    if (!json && tally.total() > 1) std::cout << tally.summary("Ok", "No (a claim fails or a hang)") << std::endl;
     return code;
   }
 
@@ -69,7 +74,7 @@ Command addRunCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "list the final states the model permits for litmus tests");
   addCommonOptions(*cmd, state->common);
   cmd->add_flag("--json", state->json, "one JSON object per test and line");
-  cmd->add_option("files", state->files, "litmus files")->required();
+  cmd->add_option("files", state->files, "litmus or nvlitmus files, or directories of them")->required();
   return {cmd, [state] { return state->run(); }};
 }
 
