@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/GraphWriter.hpp"
+#include "frontend/NameWarnings.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
 #include "frontend/nvlitmus/NvLitmusParser.hpp"
 
@@ -59,6 +60,7 @@ std::vector<frontend::Program> readTests(const std::string& path) {
 TestResult checkProgram(const model::CatModel& model, const frontend::Program& program,
                         const checker::RunOptions& options, const std::string& graphDir) {
   TestResult result = checker::checkProgram(model, program, options);
+  if (result.status != checker::Status::Error) result.warnings = frontend::nameWarnings(program);
   if (!graphDir.empty()) writeDrawings(result, graphDir);
   return result;
 }

@@ -31,7 +31,8 @@ std::vector<std::string> testFilesNamed(const std::vector<std::string>& argument
 /// model::UserError.
 std::vector<frontend::Program> readTests(const std::string& path);
 
-/// checker::checkProgram, then its drawings written into `graphDir` (nothing is written when it is empty).
+/// checker::checkProgram plus the input's warnings (frontend::nameWarnings), then its drawings written into `graphDir`
+/// (nothing is written when it is empty).
 checker::TestResult checkProgram(const model::CatModel& model, const frontend::Program& program,
                                  const checker::RunOptions& options, const std::string& graphDir);
 

@@ -1,6 +1,7 @@
 // Text and DOT renderings of executions (ExecutionView.hpp).
 #include "checker/ExecutionView.hpp"
 
+#include <set>
 #include <sstream>
 
 namespace ptxmm::checker {
@@ -103,10 +104,14 @@ std::string toDot(const Execution& x, const model::EventGraph& g, model::Evaluat
   out << "digraph \"" << escape(title) << "\" {\n"
       << "  label=\"" << escape(title) << "\"; labelloc=t; fontname=\"monospace\";\n"
       << "  node [shape=box, fontname=\"monospace\", fontsize=11]; edge [fontname=\"monospace\", fontsize=10];\n";
+  // The events a highlighted edge joins (the two racing accesses, a violation's cycle) get a red frame too.
+  std::set<std::size_t> marked;
+  for (const auto& s : highlight) marked.insert({s.from, s.to});
   auto node = [&](std::size_t i) {
     const std::string second = access(x, g, i);
     const std::string first = x.event(i).is(Tag::I) ? x.event(i).label : eventName(x, i) + ": " + x.event(i).label;
-    out << "    n" << i << " [label=\"" << escape(first) << (x.event(i).is(Tag::I) ? "" : "\\n" + escape(second)) << "\"];\n";
+    out << "    n" << i << " [label=\"" << escape(first) << (x.event(i).is(Tag::I) ? "" : "\\n" + escape(second)) << "\""
+        << (marked.count(i) ? ", color=red, penwidth=2.5" : "") << "];\n";
   };
   out << "  subgraph cluster_init {\n    label=\"initial writes\"; style=dashed;\n";
   for (std::size_t i = 0; i < x.size(); ++i)

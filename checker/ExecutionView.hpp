@@ -1,6 +1,7 @@
 // Showing one execution to a person: as text (events per thread with the values they read or wrote, where
 // each read reads from, the coherence order) and as a Graphviz DOT graph (threads as clusters; po, rf, co and —
-// when the model defines them — fr and sw edges; the steps of a violated axiom or a race highlighted in red).
+// when the model defines them — fr and sw edges; the steps of a violated axiom or a race highlighted in red, the
+// events they join framed in red).
 #pragma once
 
 #include <string>

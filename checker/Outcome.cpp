@@ -97,6 +97,25 @@ void decideCondition(TestResult& r) {
   }
 }
 
+std::string explainedTarget(frontend::Condition::Quantifier q, const std::string& text) {
+  const bool wrapped = text.size() >= 2 && text.front() == '(' && text.back() == ')';
+  return (q == frontend::Condition::Quantifier::Forall ? "~" : "") + (wrapped ? text : "(" + text + ")");
+}
+
+std::optional<Explanation> allowedExplanation(const TestResult& r) {
+  // The outcome asked about is the proposition itself, except for forall, which asks whether it can fail.
+  const bool wanted = r.quantifier != frontend::Condition::Quantifier::Forall;
+  for (const auto& s : r.states)
+    if (s.satisfies == wanted && s.witness) {
+      Explanation e;
+      e.targetText = explainedTarget(r.quantifier, r.conditionText);
+      e.allowed = true;
+      e.witness = s.witness;
+      return e;
+    }
+  return std::nullopt;
+}
+
 std::string quantifierName(frontend::Condition::Quantifier q) {
   switch (q) {
     case frontend::Condition::Quantifier::Exists: return "exists";
@@ -119,8 +138,8 @@ std::string timeoutReason(double seconds) { return model::Deadline::reason(secon
 std::string outOfMemoryReason() { return "out of memory (the process's memory limit, --max-memory, was reached)"; }
 
 std::string noExecutionNote() {
-  return "no candidate execution is consistent with the model (check for barrier deadlocks or contradictory "
-         "assumptions)";
+  return "the model permits no execution of this test at all, so the condition is decided vacuously (exists fails, "
+         "~exists and forall hold); the usual cause is a barrier that can never complete";
 }
 
 std::string unspecifiedReason() {

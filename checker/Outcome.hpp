@@ -46,13 +46,15 @@ struct ViolationText {
   std::vector<std::string> detail;  // per step, its path through base relations
 };
 
-/// Why the model forbids the outcome a condition asks about (--explain).
+/// Why the model forbids the outcome a condition asks about, or how it reaches it (--explain).
 struct Explanation {
-  std::string targetText;                            // the forbidden proposition
-  std::vector<std::vector<std::string>> minimalSets;  // every smallest set of axioms whose removal permits it
-  std::optional<Witness> witness;                    // an execution permitted once the first set is removed
+  std::string targetText;                            // the proposition: `p` for exists/~exists, `~p` for forall
+  bool allowed = false;                              // the model permits it: `witness` is an execution reaching it
+  std::vector<std::vector<std::string>> minimalSets;  // forbidden: every smallest set of axioms whose removal permits it
+  std::optional<Witness> witness;                    // an execution permitted once the first set is removed, or
+                                                     // (allowed) a permitted execution reaching the outcome
   std::string execution;                             // that execution, as text
-  std::vector<ViolationText> violations;             // what each axiom it violates rejects
+  std::vector<ViolationText> violations;             // what each axiom it violates rejects (none when allowed)
 };
 
 /// One execution drawn for --graph: the file name it should get (without extension) and its DOT text.
@@ -81,6 +83,7 @@ struct TestResult {
   std::string reason;              // why the status is not Ok
   bool resourceLimit = false;      // Unknown because a timeout or a size limit stopped the engine
   std::vector<std::string> notes;  // facts worth telling the user (e.g. no consistent execution)
+  std::vector<std::string> warnings;  // `file:line:col: warning:` lines about the input (frontend/NameWarnings.hpp)
   bool noExecution = false;        // Ok, and no candidate execution is consistent: the claim holds or fails vacuously
   std::set<std::string> flags;     // flags of the model raised by some permitted execution
   bool racesChecked = false;       // races were searched (EngineOptions::races)
@@ -104,6 +107,13 @@ bool satisfies(const frontend::CondExpr& e, const std::vector<ObservedKey>& keys
 
 /// Sets `holds` from the quantifier and the states (a vacuous forall holds, a vacuous exists does not).
 void decideCondition(TestResult& result);
+
+/// The outcome a condition asks about, as --explain names it: "(p)" for exists and ~exists, "~(p)" for forall.
+std::string explainedTarget(frontend::Condition::Quantifier q, const std::string& text);
+
+/// For --explain on an outcome the model permits: the target and one listed state's execution reaching it; none
+/// when no listed state reaches it or the engine kept no execution for it.
+std::optional<Explanation> allowedExplanation(const TestResult& result);
 
 /// The quantifier as written: "exists", "~exists" or "forall".
 std::string quantifierName(frontend::Condition::Quantifier q);

@@ -52,6 +52,12 @@ nlohmann::json livenessJson(const liveness::LivenessResult& l) {
 
 }  // namespace
 
+std::string testHeaderKey() {
+  return "Key: as in herd, `Test NAME Allowed` heads a test whose condition is `exists P` or `~exists P`, `Required` "
+         "one whose condition is `forall P`; Ok means its claim holds: some permitted execution ends with P true "
+         "(exists), none does (~exists), every one does (forall); No means it does not.";
+}
+
 std::string hangLine(const liveness::Hang& hang, const std::string& model) {
   std::string out = "Hang " + hang.kind + " (progress model " + model + "): ";
   for (std::size_t k = 0; k < hang.threads.size(); ++k) out += (k ? "; " : "") + stuckText(hang.threads[k]);
@@ -118,8 +124,12 @@ std::string toHerdText(const TestResult& r) {
   out << "Observation " << r.name << " " << observation << " " << r.positive << " " << r.negative << "\n";
   if (r.explanation) {
     const auto& e = *r.explanation;
-    out << "Explanation: " << e.targetText << " is forbidden";
-    if (e.minimalSets.empty()) {
+    out << "Explanation: " << e.targetText << (e.allowed ? " is allowed" : " is forbidden");
+    if (e.allowed) {
+      out << "; an execution the model permits that reaches it (what each read reads from, then the coherence "
+             "order):\n"
+          << e.execution;
+    } else if (e.minimalSets.empty()) {
       out << " even with every axiom removed: no candidate execution of the program has this outcome\n";
     } else {
       out << "; smallest sets of axioms whose removal permits it:";
@@ -167,6 +177,7 @@ nlohmann::json toJson(const TestResult& r) {
   j["status"] = statusName(r.status);
   if (r.status != Status::Ok) j["reason"] = r.reason;
   j["notes"] = r.notes;
+  j["warnings"] = r.warnings;
   j["flags"] = r.flags;
   if (r.explanation) {
     const auto& e = *r.explanation;
@@ -174,8 +185,11 @@ nlohmann::json toJson(const TestResult& r) {
     for (const auto& v : e.violations)
       violations.push_back({{"check", v.check}, {"expression", v.expression}, {"shape", v.shape}, {"steps", v.steps},
                             {"detail", v.detail}});
-    j["explanation"] = {{"forbidden", e.targetText}, {"minimal_axiom_sets", e.minimalSets}, {"execution", e.execution},
-                        {"violations", violations}};
+    if (e.allowed)
+      j["explanation"] = {{"allowed", e.targetText}, {"execution", e.execution}};
+    else
+      j["explanation"] = {{"forbidden", e.targetText}, {"minimal_axiom_sets", e.minimalSets},
+                          {"execution", e.execution}, {"violations", violations}};
   }
   if (r.racesChecked) {
     j["races"] = nlohmann::json::array();

@@ -13,10 +13,15 @@ namespace ptxmm::checker {
 std::string toHerdText(const TestResult& result);
 
 /// The JSON object: name, file, engine, condition{kind,text}, holds, states[{values,satisfies}], executions,
-/// positive, negative, witness_unit, seed, status, reason, notes, flags, races (when searched), liveness
+/// positive, negative, witness_unit, seed, status, reason, notes, warnings, flags, races (when searched), liveness
 /// {terminates, decided, model, method, hangs[{kind, threads[{thread, how, instruction, file, line, detail}]}],
-/// reason} (when checked), time_ms.
+/// reason} (when checked), explanation {forbidden, minimal_axiom_sets, execution, violations} or {allowed, execution}
+/// (--explain), time_ms.
 nlohmann::json toJson(const TestResult& result);
+
+/// The line saying what the `Test NAME Allowed|Required` header and Ok/No mean (herd's convention), printed once
+/// after a text report.
+std::string testHeaderKey();
 
 /// One `Hang` line: the kind, the progress model, and each stuck thread with where and why.
 std::string hangLine(const liveness::Hang& hang, const std::string& model);

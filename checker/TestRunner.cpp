@@ -91,9 +91,11 @@ void drawAll(const model::CatModel& model, const model::EventGraph& graph, const
              TestResult& result, const std::vector<Highlight>& forbidden) {
   const std::string stem = fileStem(result.name);
   if (show == Show::Forbidden) {
-    if (result.explanation && result.explanation->witness)
-      draw(model, graph, paths, *result.explanation->witness, stem + "-forbidden",
-           result.name + ": forbidden " + result.explanation->targetText, forbidden, result.drawings);
+    if (result.explanation && result.explanation->witness) {
+      const char* what = result.explanation->allowed ? "allowed" : "forbidden";
+      draw(model, graph, paths, *result.explanation->witness, stem + "-" + what,
+           result.name + ": " + what + " " + result.explanation->targetText, forbidden, result.drawings);
+    }
     return;
   }
   int n = 0;
@@ -136,15 +138,21 @@ TestResult checkProgram(const model::CatModel& model, const frontend::Program& p
       query.explain = true;
       result.explanation = solverEngine().make(model, query)->run(program, graph).explanation;
     }
+    // No forbidden outcome to explain: show how a permitted execution reaches the one asked about.
+    if (options.explain && !result.explanation && result.status == Status::Ok)
+      result.explanation = allowedExplanation(result);
     if (options.otherMbarrierReading && result.status == Status::Ok && usesMbarriers(program)) {
       EngineOptions query = options.engineOptions;
       query.listStates = false;
       query.explain = false;
       const TestResult other = solverEngine().make(*options.otherMbarrierReading, query)->run(program, graph);
       if (other.status == Status::Ok && other.holds != result.holds)
-        result.notes.push_back("the verdict depends on reading A6 (mbarrier scopes): under the " +
-                               options.otherMbarrierName + " reading the condition's claim " +
-                               (other.holds ? "holds" : "does not hold"));
+        result.notes.push_back(
+            "the verdict depends on a point the PTX text leaves open (spec A6): whether mbarrier operations whose "
+            "scopes do not include each other's thread, such as a .cta-scoped arrive from another CTA, still "
+            "synchronise (--mbarrier strict, the default for litmus tests: no; --mbarrier lenient: yes). With "
+            "--mbarrier " + options.otherMbarrierName + " the condition's claim " +
+            (other.holds ? "holds" : "does not hold"));
     }
     if (!options.explain && !options.draw) return result;
     const Paths paths = allPaths(graph);

@@ -1,5 +1,5 @@
 // One parsed test to a TestResult: unroll, run the chosen engine, then what the user asked to see (explanations
-// of forbidden outcomes, executions drawn as DOT). User errors become a result with status Error whose reason is
+// of forbidden outcomes or an execution reaching an allowed one, executions drawn as DOT). User errors become a result with status Error whose reason is
 // the `file:line:col: error:` diagnostic, so batch commands go on with the next test and still exit 2. Reading
 // test files and writing the drawings are the caller's (app/).
 #pragma once
@@ -14,7 +14,7 @@
 namespace ptxmm::checker {
 
 /// Which executions get drawn: the condition's positive witnesses, one per permitted state (and race
-/// witnesses), or the candidate execution of the explanation of a forbidden outcome.
+/// witnesses), or the execution of --explain (the candidate of a forbidden outcome, or one reaching an allowed one).
 enum class Show : std::uint8_t { Witness, All, Forbidden };
 
 struct RunOptions {

@@ -1,8 +1,10 @@
 #!/bin/bash
 # What a new user meets on the command line (issue 14 scope 3), checked on the real executable: directories given to
-# `run` and `races` and the summary of a batch. Test files are written into a temporary folder. Usage: new-user-checks.sh PTXMM.
+# `run` and `races` and the summary of a batch, warnings for names never declared nor written, notes in plain
+# words, the line saying what the Test header's Allowed/Required mean, --explain on an allowed outcome. Test files are written into a temporary folder. Usage: new-user-checks.sh PTXMM.
 set -u
 B=$1
+CASES=$(cd "$(dirname "$0")/../cases/litmus/ptx" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 failures=0
 
@@ -65,6 +67,42 @@ refute json-no-summary '^Summary' -- "$B" run --json "$T/tests"
 check dir-empty        2 "empty:0:0: error: the directory holds no test file" --stderr -- "$B" run "$T/empty"
 check dir-empty-races  2 "the directory holds no test file" --stderr -- "$B" races "$T/empty" "$T/tests"
 check dir-empty-others 2 '^Test typo Allowed' --stdout -- "$B" run "$T/empty" "$T/tests"
+
+# Warnings name the misspelt location and the declared one it is closest to, on stderr; the verdict is unchanged
+# (typo's claim fails: exit 1 as without the warning) and JSON carries them too.
+check typo-warning     1 "sub/typo.litmus:6:46: warning: P1 reads location 'flga', which is neither declared nor written by any thread, so it reads 0 \\(did you mean 'flag'\\?\\)" --stderr -- \
+  "$B" run "$T/tests/sub/typo.litmus"
+check typo-json        1 '"warnings":\["[^"]*typo.litmus:6:46: warning: P1 reads location' --stdout -- "$B" run --json "$T/tests/sub/typo.litmus"
+refute ok-no-warning   'warning' --stderr -- "$B" run "$T/tests/ok.litmus"
+sed -e 's/^PTX ok/PTX regtypo/' -e 's/st.release.gpu flag, 1 |/st.release.gpu flag, r9 |/' "$T/tests/ok.litmus" > "$T/regtypo.litmus"
+check reg-warning      1 "regtypo.litmus:7:23: warning: P0 reads register 'r9' before any instruction writes it" --stderr -- \
+  "$B" run "$T/regtypo.litmus"
+
+# What the Test header's words mean: one line after the text reports (and in `run --help`), not in JSON.
+check header-key       0 '^Key: as in herd, `Test NAME Allowed` heads a test whose condition is `exists P` or `~exists P`' \
+  --stdout -- "$B" run "$T/tests/ok.litmus"
+check header-key-help  0 'Key: as in herd' --stdout -- "$B" run --help
+refute header-key-json '^Key:' -- "$B" run --json "$T/tests/ok.litmus"
+
+# --explain on an outcome the model allows: an execution reaching it (both engines; the forbidden case is unchanged).
+for engine in z3 explicit; do
+  check explain-allowed-$engine 0 'Explanation: \(P1:r0 == 1 /\\ P1:r1 == 1\) is allowed; an execution the model permits' \
+    --stdout -- "$B" run --explain --engine $engine "$T/tests/ok.litmus"
+  check explain-witness-$engine 0 'ld.relaxed.gpu r1, x +R x = 1 +from e' --stdout -- \
+    "$B" run --explain --engine $engine "$T/tests/ok.litmus"
+done
+check explain-forbidden 1 'is forbidden; smallest sets of axioms whose removal permits it: \{Causality\}' --stdout -- \
+  "$B" run --explain "$CASES/MP+rel+acq.litmus"
+check explain-json      0 '"explanation":\{"allowed":"\(P1:r0 == 1' --stdout -- "$B" run --explain --json "$T/tests/ok.litmus"
+mkdir -p "$T/graphs"
+check explain-graph     0 'graph: .*ok-allowed' --stdout -- \
+  "$B" run --explain --graph "$T/graphs" --show forbidden "$T/tests/ok.litmus"
+
+# Notes in plain words: a verdict that depends on reading A6, and a test without any execution.
+check note-mbarrier    0 'Note: the verdict depends on a point the PTX text leaves open \(spec A6\): whether mbarrier operations' \
+  --stdout -- "$B" run "$CASES/HOP+mbar-cluster-arrive+wait-default.litmus"
+check note-vacuous     1 'Note: the model permits no execution of this test at all, so the condition is decided vacuously' \
+  --stdout -- "$B" run --no-liveness "$CASES/BAR+deadlock-crossed.litmus"
 
 if [ "$failures" -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "all checks passed"

@@ -67,8 +67,8 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
       ->capture_default_str();
   cmd.add_flag("--races", o.run.engineOptions.races, "also report every pair of racing instructions");
   cmd.add_flag("--explain", o.run.explain,
-               "for a forbidden outcome the condition asks about, name the smallest sets of axioms forbidding it and "
-               "show what each rejects");
+               "for the outcome the condition asks about: if the model forbids it, name the smallest sets of axioms "
+               "forbidding it and show what each rejects; if it permits it, show an execution reaching it");
   cmd.add_option("--graph", o.graphDir, "write one DOT (and SVG) file per shown execution into this folder");
   static const std::map<std::string, checker::Show> kShows{
       {"witness", checker::Show::Witness}, {"all", checker::Show::All}, {"forbidden", checker::Show::Forbidden}};

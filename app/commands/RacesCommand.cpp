@@ -36,6 +36,7 @@ struct RacesCommand {
 
   // Prints one test's races (or its error) and says how the test ends.
   ExitCode report(const checker::TestResult& r) const {
+    for (const auto& w : r.warnings) std::cerr << w << "\n";
     if (r.status == checker::Status::Error || r.status == checker::Status::Internal) {
       std::cerr << r.reason << "\n";
       return exitFor(r);

@@ -51,6 +51,8 @@ struct RunCommand {
       }
     }
     if (!json && tally.total() > 1) std::cout << tally.summary("Ok", "No (a claim fails or a hang)") << std::endl;
+    if (!json && tally.total() > tally.counts[static_cast<int>(ExitCode::UserError)])
+      std::cout << checker::testHeaderKey() << std::endl;
     return code;
   }
 
@@ -58,6 +60,7 @@ struct RunCommand {
   static constexpr double kGraceSeconds = 0.5;
 
   void print(const checker::TestResult& r) const {
+    for (const auto& w : r.warnings) std::cerr << w << "\n";
     if (r.status == checker::Status::Error) std::cerr << r.reason << "\n";
     if (r.status == checker::Status::Internal) std::cerr << "ptxmm: internal error: " << r.reason << "\n";
     if (json)
@@ -72,6 +75,7 @@ struct RunCommand {
 Command addRunCommand(CLI::App& app) {
   auto state = std::make_shared<RunCommand>();
   auto* cmd = app.add_subcommand("run", "list the final states the model permits for litmus tests");
+  cmd->footer(checker::testHeaderKey());
   addCommonOptions(*cmd, state->common);
   cmd->add_flag("--json", state->json, "one JSON object per test and line");
   cmd->add_option("files", state->files, "litmus or nvlitmus files, or directories of them")->required();

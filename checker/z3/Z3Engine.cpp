@@ -154,10 +154,7 @@ class Query {
     if (program_.condition.quantifier == frontend::Condition::Quantifier::Forall) target = !target;
     if (sat(target)) return;  // permitted: nothing to explain
     Explanation e;
-    const std::string& text = program_.condition.text;
-    const bool wrapped = text.size() >= 2 && text.front() == '(' && text.back() == ')';
-    e.targetText = (program_.condition.quantifier == frontend::Condition::Quantifier::Forall ? "~" : "") +
-                   (wrapped ? text : "(" + text + ")");
+    e.targetText = explainedTarget(program_.condition.quantifier, program_.condition.text);
     const std::size_t k = axiomLits_.size();
     for (std::size_t size = 1; size <= k && e.minimalSets.empty() && !stopped_; ++size) {
       std::vector<bool> drop(k, false);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <sstream>
 
 #include "app/TestFiles.hpp"
 #include "unit/app/AppTestSupport.hpp"
@@ -53,4 +54,37 @@ TEST_CASE("a --graph folder with quotes, $() and spaces is a folder name, never 
     REQUIRE(std::filesystem::exists(note.substr(7)));
   }
   std::filesystem::remove_all(base);
+}
+
+TEST_CASE("a race witness marks the two racing accesses; an allowed outcome's --explain execution is drawn",
+          "[app][graph]") {
+  const auto dir = std::filesystem::temp_directory_path() / "ptxmm-graphs-race";
+  std::filesystem::remove_all(dir);
+  checker::RunOptions o;
+  o.engineOptions.races = true;
+  o.draw = checker::Show::All;
+  const checker::TestResult r = app::checkFile(ptxModel(), writeTemp("mpr.litmus", kMP), o, dir.string());
+  REQUIRE(r.races.size() == 1);  // st.weak x | ld.weak x: no synchronisation in the execution reading x = 0
+  const std::string dot = readAll(dir / "MP-race-0.dot");
+  CHECK_THAT(dot, Catch::Contains("[label=\"race: no synchronisation\", color=red"));
+  // Both racing accesses, and no other event, are framed in red.
+  std::istringstream lines(dot);
+  int framed = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("    n", 0) == 0 && line.find("color=red, penwidth=2.5]") != std::string::npos) ++framed;
+  CHECK(framed == 2);
+
+  const std::string allowed =
+      "PTX MPA\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.acquire.gpu r0, y ;\n"
+      " st.release.gpu y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 1)\n";
+  o = {};
+  o.explain = true;
+  o.draw = checker::Show::Forbidden;
+  const checker::TestResult e = app::checkFile(ptxModel(), writeTemp("mpa.litmus", allowed), o, dir.string());
+  REQUIRE(e.explanation);
+  CHECK(e.explanation->allowed);
+  CHECK(e.explanation->targetText == "(P1:r0 == 1 /\\ P1:r1 == 1)");
+  CHECK_THAT(e.explanation->execution, Catch::Contains("R x = 1  from e"));
+  CHECK(e.explanation->violations.empty());
+  CHECK(std::filesystem::exists(dir / "MPA-allowed.dot"));
 }

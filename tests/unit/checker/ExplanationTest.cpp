@@ -66,12 +66,33 @@ TEST_CASE("--explain names Causality for MP and shows the cycle through sw", "[c
   }
 }
 
-TEST_CASE("a permitted outcome has nothing to explain", "[checker][explain]") {
+TEST_CASE("a permitted outcome is explained by an execution reaching it, in both engines", "[checker][explain]") {
   std::string weak = kMP;
   weak.replace(weak.find("st.release.gpu"), 14, "st.weak");
+  for (const std::string engine : {"explicit", "z3"}) {
+    RunOptions o;
+    o.engine = engine;
+    o.explain = true;
+    const TestResult r = check(weak, o);
+    REQUIRE(r.explanation);
+    CHECK(r.explanation->allowed);
+    CHECK(r.explanation->targetText == "(P1:r0 == 1 /\\ P1:r1 == 0)");
+    CHECK(r.explanation->minimalSets.empty());
+    CHECK(r.explanation->violations.empty());
+    // The outcome asked about: r0 reads P0's y = 1, r1 reads the initial x = 0.
+    CHECK_THAT(r.explanation->execution, Catch::Contains("R y = 1  from e") && Catch::Contains("R x = 0  from init x"));
+  }
+  // forall asks whether the proposition can fail: the execution shown is one where it does.
+  std::string forall = weak;
+  const std::string exists = "exists (P1:r0 == 1 /\\ P1:r1 == 0)";
+  forall.replace(forall.find(exists), exists.size(), "forall (P1:r1 == 1)");
   RunOptions o;
   o.explain = true;
-  REQUIRE_FALSE(check(weak, o).explanation);
+  const TestResult r = check(forall, o);
+  REQUIRE(r.explanation);
+  CHECK(r.explanation->allowed);
+  CHECK(r.explanation->targetText == "~(P1:r1 == 1)");
+  CHECK_THAT(r.explanation->execution, Catch::Contains("R x = 0"));
 }
 
 TEST_CASE("drawing shows the forbidden execution highlighted, or one DOT graph per permitted state", "[checker][graph]") {
