@@ -1,8 +1,11 @@
 // Text and DOT renderings of executions (ExecutionView.hpp).
 #include "checker/ExecutionView.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
+
+#include "model/MbarrierLayout.hpp"
 
 namespace ptxmm::checker {
 namespace {
@@ -32,12 +35,29 @@ std::string escape(const std::string& s) {
   return out;
 }
 
+// `text` escaped for a DOT label and broken at spaces into lines of at most `width` characters (a longer word
+// stays whole), so that Hopper instructions do not stretch a graph.
+std::string wrappedLabel(const std::string& text, std::size_t width = 40) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += escape(line) + "\\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + escape(line);
+}
+
 std::string access(const Execution& x, const model::EventGraph& g, std::size_t i) {
   const auto& e = x.event(i);
   if (e.vaddr < 0) return "";
   const std::string kind = e.is(Tag::R) ? "R " : "W ";
   const auto v = x.value(i);
-  return kind + g.virtualNames[static_cast<std::size_t>(e.vaddr)] + " = " + (v ? std::to_string(*v) : "?");
+  // An mbarrier's value packs its phase and counts: shown field by field.
+  const std::string value = !v ? "?" : e.is(Tag::MB) ? model::mbar::describe(*v) : std::to_string(*v);
+  return kind + g.virtualNames[static_cast<std::size_t>(e.vaddr)] + " = " + value;
 }
 
 std::optional<BitMatrix> relationNamed(const Execution& x, model::Evaluator& ev, const std::string& name) {
@@ -67,7 +87,8 @@ std::string describeExecution(const Execution& x, const model::EventGraph& g) {
     thread = e.thread;
     out << "  " << head << std::string(5 - std::min<std::size_t>(4, head.size()), ' ') << eventName(x, i)
         << std::string(6 - std::min<std::size_t>(5, eventName(x, i).size()), ' ') << e.label
-        << std::string(28 - std::min<std::size_t>(27, e.label.size()), ' ') << access(x, g, i);
+        << std::string(std::max<std::size_t>(2, 28 - std::min<std::size_t>(28, e.label.size())), ' ')
+        << access(x, g, i);
     if (e.is(Tag::R)) out << "  from " << eventName(x, x.readsFrom(i));
     out << "\n";
   }
@@ -110,7 +131,8 @@ std::string toDot(const Execution& x, const model::EventGraph& g, model::Evaluat
   auto node = [&](std::size_t i) {
     const std::string second = access(x, g, i);
     const std::string first = x.event(i).is(Tag::I) ? x.event(i).label : eventName(x, i) + ": " + x.event(i).label;
-    out << "    n" << i << " [label=\"" << escape(first) << (x.event(i).is(Tag::I) ? "" : "\\n" + escape(second)) << "\""
+    out << "    n" << i << " [label=\"" << wrappedLabel(first) << (x.event(i).is(Tag::I) ? "" : "\\n" + wrappedLabel(second))
+        << "\""
         << (marked.count(i) ? ", color=red, penwidth=2.5" : "") << "];\n";
   };
   out << "  subgraph cluster_init {\n    label=\"initial writes\"; style=dashed;\n";

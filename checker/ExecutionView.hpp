@@ -1,7 +1,8 @@
 // Showing one execution to a person: as text (events per thread with the values they read or wrote, where
 // each read reads from, the coherence order) and as a Graphviz DOT graph (threads as clusters; po, rf, co and —
 // when the model defines them — fr and sw edges; the steps of a violated axiom or a race highlighted in red, the
-// events they join framed in red).
+// events they join framed in red; long instruction labels wrapped). An mbarrier's value is shown as its phase,
+// pending and expected arrivals and tx-count, not as the integer that packs them.
 #pragma once
 
 #include <string>

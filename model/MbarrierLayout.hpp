@@ -19,7 +19,8 @@ constexpr int kExpectedShift = kTxBits, kPendingShift = kTxBits + kCountBits, kP
 constexpr std::int64_t kTxOffset = std::int64_t{1} << (kTxBits - 1);
 constexpr std::int64_t kTxMask = (std::int64_t{1} << kTxBits) - 1, kCountMask = (std::int64_t{1} << kCountBits) - 1;
 
-/// A packed mbarrier value in words: "phase 1, 1 of 2 arrivals pending, tx-count 0".
+/// A packed mbarrier value as a person reads it: "{phase 1, pending 1 of 2, tx 0}" (the phase modulo 4, the
+/// arrivals still pending of those expected per phase, the tx-count).
 std::string describe(std::int64_t value);
 
 }  // namespace ptxmm::model::mbar

@@ -1,7 +1,8 @@
 #!/bin/bash
 # What a new user meets on the command line (issue 14 scope 3), checked on the real executable: directories given to
 # `run` and `races` and the summary of a batch, warnings for names never declared nor written, notes in plain
-# words, the line saying what the Test header's Allowed/Required mean, --explain on an allowed outcome. Test files are written into a temporary folder. Usage: new-user-checks.sh PTXMM.
+# words, the line saying what the Test header's Allowed/Required mean, --explain on an allowed outcome, readable
+# Hopper executions and graphs. Test files are written into a temporary folder. Usage: new-user-checks.sh PTXMM.
 set -u
 B=$1
 CASES=$(cd "$(dirname "$0")/../cases/litmus/ptx" && pwd)
@@ -97,6 +98,19 @@ check explain-json      0 '"explanation":\{"allowed":"\(P1:r0 == 1' --stdout -- 
 mkdir -p "$T/graphs"
 check explain-graph     0 'graph: .*ok-allowed' --stdout -- \
   "$B" run --explain --graph "$T/graphs" --show forbidden "$T/tests/ok.litmus"
+
+# An mbarrier's value reads as its fields: the init writes phase 0 with one arrival pending, the arrive completes
+# the phase (phase 1, re-armed).
+check mbarrier-fields  0 'mbarrier.init.shared::cta.b64 \[b\], 1 +W b = \{phase 0, pending 1 of 1, tx 0\}' --stdout -- \
+  "$B" run --explain "$CASES/HOP+mbar-cluster-arrive+wait-default.litmus"
+check mbarrier-phase   0 'mbarrier.arrive.shared::cluster.b64 _, \[b\] +W b = \{phase 1, pending 1 of 1, tx 0\}' --stdout -- \
+  "$B" run --explain "$CASES/HOP+mbar-cluster-arrive+wait-default.litmus"
+
+# Graphs of Hopper tests: long instructions wrapped, mbarrier values as fields.
+mkdir -p "$T/hop"
+"$B" run --graph "$T/hop" --show all "$CASES/HOP+mbar-cluster-arrive+wait-default.litmus" > /dev/null 2>&1
+check graph-wrapped    0 'mbarrier.arrive.shared::cluster.b64\\n_, \[b\]' -- cat "$T/hop/HOP+mbar-cluster-arrive+wait-default-0.dot"
+check graph-mbarrier   0 'W b = \{phase 1, pending 1 of 1, tx 0\}' -- cat "$T/hop/HOP+mbar-cluster-arrive+wait-default-0.dot"
 
 # Notes in plain words: a verdict that depends on reading A6, and a test without any execution.
 check note-mbarrier    0 'Note: the verdict depends on a point the PTX text leaves open \(spec A6\): whether mbarrier operations' \

@@ -175,7 +175,7 @@ class Search {
     for (int r : p.polls) {
       const auto& e = g_.events[static_cast<std::size_t>(r)];
       const auto v = x.value(*x.local(r));
-      const std::string value = !v ? "?" : e.is(Tag::MB) ? "(" + model::mbar::describe(*v) + ")" : std::to_string(*v);
+      const std::string value = !v ? "?" : e.is(Tag::MB) ? model::mbar::describe(*v) : std::to_string(*v);
       const std::string item = g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + value;
       if (seen.insert(item).second) out += (out.empty() ? "" : ", ") + item;
     }

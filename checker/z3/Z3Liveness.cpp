@@ -148,7 +148,7 @@ class LivenessQuery {
     if (!e.is(model::Tag::R) || e.paddr < 0) return "its non-exit values";
     const z3::expr v = m.eval(program.valueOf(event), true);
     const auto n = static_cast<std::int64_t>(v.is_numeral() ? v.get_numeral_uint64() : 0);
-    const std::string value = !v.is_numeral() ? "?" : e.is(model::Tag::MB) ? "(" + model::mbar::describe(n) + ")" : std::to_string(n);
+    const std::string value = !v.is_numeral() ? "?" : e.is(model::Tag::MB) ? model::mbar::describe(n) : std::to_string(n);
     return g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + value;
   }
 
