@@ -1,6 +1,7 @@
 // Loop termination from the final values the others leave (LoopLiveness.hpp).
 #include "checker/kernel/LoopLiveness.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,46 +16,53 @@ using model::ValueOp;
 using Known = std::optional<std::int64_t>;
 
 constexpr std::size_t kMaxEntryPaths = 64;
+constexpr std::size_t kMaxRetryWriters = 256;  // the ms check is quadratic in the writers of the word
 
 std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
 
 // A term's value when what it needs is known: registers from `regs`, reads from `read`; opaque values never are.
-Known evaluate(const model::ValueExpr& e, const std::vector<Known>& regs, const std::function<Known(int)>& read) {
+// Symbols (LoopLiveness::Val) compare: the same symbol is the same value, two different symbols differ.
+LoopLiveness::Val evaluate(const model::ValueExpr& e, const std::vector<LoopLiveness::Val>& regs,
+                           const std::function<LoopLiveness::Val(int)>& read) {
+  using Val = LoopLiveness::Val;
   switch (e.op) {
-    case ValueOp::Const: return e.constant;
+    case ValueOp::Const: return Known(e.constant);
     case ValueOp::Reg: return regs.at(static_cast<std::size_t>(e.index));
     case ValueOp::Read: return read(e.index);
-    case ValueOp::Opaque: return std::nullopt;
+    case ValueOp::Opaque: return {};
     default: break;
   }
-  std::vector<Known> args;
+  std::vector<Val> args;
   for (const auto& a : e.args) args.push_back(evaluate(*a, regs, read));
-  if (e.op == ValueOp::LAnd && ((args[0] && !*args[0]) || (args[1] && !*args[1]))) return 0;
-  if (e.op == ValueOp::LOr && ((args[0] && *args[0]) || (args[1] && *args[1]))) return 1;
-  if (e.op == ValueOp::Ite && args[0]) return *args[0] ? args[1] : args[2];
+  if ((e.op == ValueOp::Eq || e.op == ValueOp::Ne) && args[0].symbol >= 0 && args[1].symbol >= 0)
+    return Known((args[0].symbol == args[1].symbol) == (e.op == ValueOp::Eq));
+  const auto is = [&](std::size_t i, bool truth) { return args[i].known && (*args[i].known != 0) == truth; };
+  if (e.op == ValueOp::LAnd && (is(0, false) || is(1, false))) return Known(0);
+  if (e.op == ValueOp::LOr && (is(0, true) || is(1, true))) return Known(1);
+  if (e.op == ValueOp::Ite && args[0].known) return *args[0].known ? args[1] : args[2];
   std::vector<std::int64_t> concrete;
   for (const auto& a : args) {
-    if (!a) return std::nullopt;
-    concrete.push_back(*a);
+    if (!a.known) return {};
+    concrete.push_back(*a.known);
   }
-  return model::value::applyConcrete(e.op, concrete);
+  return Known(model::value::applyConcrete(e.op, concrete));
 }
 
 // What two register states agree on: a register differing between them is unknown.
-std::vector<Known> join(const std::vector<Known>& a, const std::vector<Known>& b) {
-  std::vector<Known> out = a;
+std::vector<LoopLiveness::Val> join(const std::vector<LoopLiveness::Val>& a, const std::vector<LoopLiveness::Val>& b) {
+  std::vector<LoopLiveness::Val> out = a;
   for (std::size_t r = 0; r < out.size(); ++r)
-    if (out[r] != b[r]) out[r] = std::nullopt;
+    if (!(out[r] == b[r])) out[r] = {};
   return out;
 }
 
 }  // namespace
 
 LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values,
-                           const MbarrierPhases* mbarriers, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
-                           std::function<double()> remaining)
+                           const MbarrierPhases* mbarriers, std::function<bool(int, int)> morallyStrong, SliceBuilder& builder,
+                           SliceRunner& runner, SliceLimits limits, std::function<double()> remaining)
     : k_(kernel), phases_(phases), values_(values), mbarriers_(mbarriers), builder_(builder), runner_(runner), limits_(limits),
-      remaining_(std::move(remaining)) {}
+      remaining_(std::move(remaining)), morallyStrong_(std::move(morallyStrong)) {}
 
 void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends) {
   const auto& g = k_.graph();
@@ -87,11 +95,10 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
   for (std::size_t o = 0; o < tg.loops.size(); ++o)
     if (static_cast<int>(o) != l && tg.loops[o].header <= loop.last && loop.header <= tg.loops[o].last)
       return {Verdict::Unknown, "nested loops are not decided yet"};
-  int header = -1;
-  for (std::size_t n = 0; n < tg.nodes.size(); ++n)
-    if (tg.nodes[n].startsIterationOf == l && tg.nodes[n].iteration[static_cast<std::size_t>(l)] == 0) header = static_cast<int>(n);
+  const int header = firstHeader(t, l);
   const auto& headerEvents = header < 0 ? std::vector<int>{} : tg.nodes[static_cast<std::size_t>(header)].events;
   if (header < 0 || (!headerEvents.empty() && phases_.unreachable(headerEvents.front()))) return {Verdict::Ends, ""};
+  if (endsAsRetry(t, l)) return {Verdict::Ends, ""};
   // Register values at the loop's entry. A state token an arrival on a static mbarrier returned before the loop
   // is one of the object's values before its completion: every one of them is tried.
   const auto forced = [this](int e) -> Known { return values_.readValue(e); };
@@ -105,7 +112,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
         tokenValues = *values;
       }
   bool complete = true;
-  std::set<std::vector<Known>> entrySet;
+  std::set<Regs> entrySet;
   if (token < 0) {
     for (auto& regs : entryStates(t, header, complete, forced)) entrySet.insert(std::move(regs));
   } else {
@@ -113,7 +120,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
       for (auto& regs : entryStates(t, header, complete, [&](int e) { return e == token ? Known(v) : forced(e); }))
         entrySet.insert(std::move(regs));
   }
-  const std::vector<std::vector<Known>> entries(entrySet.begin(), entrySet.end());
+  const std::vector<Regs> entries(entrySet.begin(), entrySet.end());
   if (!complete) return {Verdict::Unknown, "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it"};
   if (entries.empty()) return {Verdict::Ends, ""};
 
@@ -200,12 +207,12 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
 
 // Register values at the loop's first header node, one vector per path that leads there (reads before the
 // loop give their forced values, or stay unknown).
-std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, bool& complete,
-                                                          const std::function<Known(int)>& read) const {
+std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, bool& complete,
+                                                          const Reads& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
-  std::vector<std::vector<Known>> out;
-  std::vector<std::pair<int, std::vector<Known>>> work;
-  work.emplace_back(0, std::vector<Known>(tg.regInit.begin(), tg.regInit.end()));
+  std::vector<Regs> out;
+  std::vector<std::pair<int, Regs>> work;
+  work.emplace_back(0, Regs(tg.regInit.begin(), tg.regInit.end()));
   std::size_t paths = 0;
   while (!work.empty()) {
     auto [n, regs] = std::move(work.back());
@@ -215,9 +222,9 @@ std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, boo
       continue;
     }
     const model::Node& node = tg.nodes[static_cast<std::size_t>(n)];
-    std::vector<Known> next = regs;
+    Regs next = regs;
     for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, regs, read);
-    const Known cond = node.branch ? evaluate(*node.branch, regs, read) : Known(0);
+    const Known cond = node.branch ? evaluate(*node.branch, regs, read).known : Known(0);
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
       if (e == &node.next && node.branch && cond && *cond) continue;
@@ -236,8 +243,8 @@ std::vector<std::vector<Known>> LoopLiveness::entryStates(int t, int header, boo
 // topological order): a register keeps a value only where every path to a node agrees on it, so the work stays
 // linear in the nodes however many paths there are.
 std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int t, int l, int header,
-                                                                              const std::vector<Known>& regs,
-                                                                              const std::function<Known(int)>& read) const {
+                                                                              const Regs& regs,
+                                                                              const Reads& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
   std::map<int, Return> reached{{header, {regs, false, false}}};  // node -> what the paths to it agree on
   std::vector<Return> back;
@@ -250,12 +257,12 @@ std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int
     for (int e : node.events) {
       const model::Event& ev = k_.event(e);
       if (!ev.is(Tag::W)) continue;
-      const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, read) : Known(1);
+      const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, read).known : Known(1);
       p.wrote = p.wrote || !exists || *exists;
     }
-    std::vector<Known> next = p.regs;
+    Regs next = p.regs;
     for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, read);
-    const Known cond = node.branch ? evaluate(*node.branch, p.regs, read) : Known(0);
+    const Known cond = node.branch ? evaluate(*node.branch, p.regs, read).known : Known(0);
     const bool guessed = p.guessed || (node.branch && !cond);
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
@@ -284,13 +291,13 @@ std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int
 // unknown (an earlier iteration may read any value) and what comes back is joined in, until nothing changes — a
 // register assigned in the loop keeps a value only if every iteration gives it that value (a loop-carried
 // register is not the one it had on entry). Each round either ends or forgets one more register.
-std::optional<std::vector<LoopLiveness::Known>> LoopLiveness::headState(int t, int l, int header,
-                                                                        std::vector<Known> regs) const {
-  const auto anyValue = [](int) { return Known(); };
+std::optional<LoopLiveness::Regs> LoopLiveness::headState(int t, int l, int header,
+                                                                        Regs regs) const {
+  const auto anyValue = [](int) { return Val(); };
   for (;;) {
     const auto back = walkIteration(t, l, header, regs, anyValue);
     if (!back) return std::nullopt;
-    std::vector<Known> joined = regs;
+    Regs joined = regs;
     for (const Return& r : *back) joined = join(joined, r.regs);
     if (joined == regs) return regs;
     regs = std::move(joined);
@@ -300,8 +307,8 @@ std::optional<std::vector<LoopLiveness::Known>> LoopLiveness::headState(int t, i
 // One iteration of loop l from a head state that holds in every iteration, reading the final values: does every
 // path leave the loop? A path that comes back without a guess comes back from every state the head state stands
 // for, so a thread that runs after everyone else is done spins forever.
-LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const std::vector<Known>& regs,
-                                            const std::function<Known(int)>& finalValue) const {
+LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const Regs& regs,
+                                            const Reads& finalValue) const {
   const auto head = headState(t, l, header, regs);
   const auto back = head ? walkIteration(t, l, header, *head, finalValue) : std::nullopt;
   if (!back) return {Verdict::Unknown, "nested loops are not decided yet"};
@@ -313,6 +320,87 @@ LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const std:
                              "from one iteration to the next, or values it computes without reading memory)"};
   }
   return out;
+}
+
+int LoopLiveness::firstHeader(int t, int l) const {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  for (std::size_t n = 0; n < tg.nodes.size(); ++n)
+    if (tg.nodes[n].startsIterationOf == l && tg.nodes[n].iteration[static_cast<std::size_t>(l)] == 0) return static_cast<int>(n);
+  return -1;
+}
+
+// The retry shape, by three symbolic walks of one iteration (symbol 0: the value the previous iteration's read
+// returned, symbol 1: the value this iteration's read returns):
+//   1. from any registers, the registers that hold this iteration's read on every path that comes back carry it;
+//   2. with those registers holding symbol 0 and the read returning symbol 0 again, no path comes back;
+//   3. with the read returning symbol 1 (another value), no path that comes back writes.
+bool LoopLiveness::retries(int t, int l) {
+  const auto [memo, fresh] = retries_.try_emplace({t, l}, false);
+  if (!fresh) return memo->second;
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  const int header = firstHeader(t, l);
+  for (std::size_t o = 0; o < tg.loops.size(); ++o)
+    if (static_cast<int>(o) != l && tg.loops[o].header <= tg.loops[static_cast<std::size_t>(l)].last &&
+        tg.loops[static_cast<std::size_t>(l)].header <= tg.loops[o].last)
+      return false;  // nested: its iterations may run again and again
+  // Its iterations access one word (one read of it, writes to it only) and fences: nothing that waits.
+  int read = -1, word = -1;
+  for (const model::Node& node : tg.nodes) {
+    if (node.iteration[static_cast<std::size_t>(l)] != 0) continue;
+    for (int e : node.events) {
+      const model::Event& ev = k_.event(e);
+      if (ev.is(Tag::F) && !ev.is(Tag::R) && !ev.is(Tag::W)) continue;
+      const bool plain = (ev.is(Tag::R) || ev.is(Tag::W)) && ev.paddr >= 0 && !ev.assume && !ev.barrier && !ev.is(Tag::AS) &&
+                         !ev.is(Tag::MB) && !ev.is(Tag::CB);
+      if (!plain || (word >= 0 && ev.paddr != word) || (ev.is(Tag::R) && read >= 0)) return false;
+      word = ev.paddr;
+      if (ev.is(Tag::R)) read = e;
+    }
+  }
+  if (header < 0 || read < 0 || values_.mixed(word)) return false;
+  const auto returns = [&](int symbol) { return [read, symbol](int e) { return e == read ? Val::of(symbol) : Val(); }; };
+  const auto carried = walkIteration(t, l, header, Regs(tg.registers.size()), returns(1));
+  if (!carried || carried->empty()) return false;
+  Regs head(tg.registers.size());
+  bool carries = false;
+  for (std::size_t r = 0; r < head.size(); ++r)
+    if (std::all_of(carried->begin(), carried->end(), [&](const Return& b) { return b.regs[r] == Val::of(1); })) {
+      head[r] = Val::of(0);
+      carries = true;
+    }
+  const auto same = carries ? walkIteration(t, l, header, head, returns(0)) : std::nullopt;
+  if (!same || !same->empty()) return false;
+  const auto other = walkIteration(t, l, header, head, returns(1));
+  return memo->second = other && std::none_of(other->begin(), other->end(), [](const Return& b) { return b.wrote; });
+}
+
+bool LoopLiveness::endsAsRetry(int t, int l) {
+  if (!retries(t, l)) return false;
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  int read = -1;
+  for (const model::Node& node : tg.nodes)
+    if (node.iteration[static_cast<std::size_t>(l)] == 0)
+      for (int e : node.events)
+        if (k_.event(e).is(Tag::R)) read = e;
+  // The writes of the word, one per instruction of a thread (the unrolled copies of one are alike): pairwise ms,
+  // and each in no loop or in a retry loop, which a write leaves.
+  std::map<std::pair<int, int>, int> writes;
+  for (int w : values_.writesOf(k_.event(read).paddr)) {
+    const model::Event& ev = k_.event(w);
+    if (ev.thread < 0) continue;  // the initial write: first in coherence order
+    const model::ThreadGraph& wg = k_.graph().threads[static_cast<std::size_t>(ev.thread)];
+    const model::Node& node = wg.nodes[static_cast<std::size_t>(ev.node)];
+    writes.emplace(std::pair{ev.thread, node.instr}, w);
+    for (std::size_t o = 0; o < wg.loops.size(); ++o)
+      if (node.iteration[o] >= 0 && !retries(ev.thread, static_cast<int>(o))) return false;
+  }
+  if (writes.size() > kMaxRetryWriters) return false;
+  for (auto a = writes.begin(); a != writes.end(); ++a) {
+    if (a->first.first != t && !morallyStrong_(read, a->second)) return false;
+    for (auto b = std::next(a); b != writes.end(); ++b)
+      if (a->first.first != b->first.first && !morallyStrong_(a->second, b->second)) return false;
+  }
+  return true;
 }
 
 }  // namespace ptxmm::checker::kernel

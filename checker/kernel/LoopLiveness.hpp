@@ -14,14 +14,28 @@
 //       - it comes back to L's head in some final state, without writing: T may run only after everyone else is
 //         done and then reads that state forever — a hang;
 //       - the slice has no terminating execution at all: a thread T waits for never finishes — a hang.
+// A retry loop needs no final values: it ends in EVERY execution in which its thread keeps running (lock-freedom:
+// a compare-and-swap fails only because another thread's write came first). L is one when
+//   * its iterations access one word x — one read, writes only to x — and fences: nothing that waits;
+//   * a register carries the read's value to the next iteration, and a symbolic walk of one iteration shows: if
+//     the read returns the value the previous iteration's read returned, no path comes back; a path that comes
+//     back writes nothing;
+//   * every write of x is in no loop or in such a loop, no loop is nested (so x is written finitely often), and
+//     the writes of x and L's read are pairwise morally strong.
+// Then iteration k+1 comes back only if its read returns another write than iteration k's, and SC per location
+// (ptx-core.cat, spec §3.5) forbids T to read w, then w', then w again: T's reads step through the finitely many
+// writes of x, each at most once. (`do { a = old; old = atomicCAS(p, a, f(a)); } while (a != old);`)
 // Anything else (the slice needs T after L, registers that are not forced, an iteration that writes while it
 // spins, nested loops, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
 // argument where it is more precise (cycles of waits, other progress models).
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "checker/kernel/BarrierPhases.hpp"
@@ -35,13 +49,34 @@ namespace ptxmm::checker::kernel {
 
 class LoopLiveness {
  public:
-  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice.
+  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice; `morallyStrong(a, b)`: the
+  /// model's `ms` for two conflicting accesses (PairOracle).
   LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, const MbarrierPhases* mbarriers,
-               SliceBuilder& builder, SliceRunner& runner, SliceLimits limits, std::function<double()> remaining);
+               std::function<bool(int, int)> morallyStrong, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
+               std::function<double()> remaining);
 
   /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`, and the
   /// loops that always end, as (thread, loop), to `ends` when given.
   void check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends = nullptr);
+
+  using Known = std::optional<std::int64_t>;
+  /// What the checker knows of a register or of a read's value: a constant, or a symbol — a value it does not know
+  /// but can compare: the same symbol is the same value, two different symbols are different values.
+  struct Val {
+    Known known;
+    int symbol = -1;
+    Val() = default;
+    Val(Known k) : known(k) {}  // NOLINT(google-explicit-constructor): a constant, or nothing, is a Val
+    static Val of(int symbol) {
+      Val v;
+      v.symbol = symbol;
+      return v;
+    }
+    bool operator==(const Val& o) const { return known == o.known && symbol == o.symbol; }
+    bool operator<(const Val& o) const { return std::tie(known, symbol) < std::tie(o.known, o.symbol); }
+  };
+  using Regs = std::vector<Val>;
+  using Reads = std::function<Val(int)>;
 
  private:
   enum class Verdict : std::uint8_t { Ends, Hangs, Unknown };
@@ -49,23 +84,26 @@ class LoopLiveness {
     Verdict verdict = Verdict::Unknown;
     std::string detail;
   };
-  using Known = std::optional<std::int64_t>;
-
-  Outcome checkLoop(int thread, int loop);
-  std::vector<std::vector<Known>> entryStates(int thread, int header, bool& complete,
-                                             const std::function<Known(int)>& read) const;
   struct Return {  // a path of one iteration that comes back to the loop's head
-    std::vector<Known> regs;
+    Regs regs;
     bool guessed;  // some branch on the way had an unknown condition
     bool wrote;
   };
-  Outcome iterate(int thread, int loop, int header, const std::vector<Known>& regs,
-                  const std::function<Known(int)>& finalValue) const;
+
+  Outcome checkLoop(int thread, int loop);
+  std::vector<Regs> entryStates(int thread, int header, bool& complete, const Reads& read) const;
+  Outcome iterate(int thread, int loop, int header, const Regs& regs, const Reads& finalValue) const;
   /// The paths of one iteration that come back, or nullopt where a nested loop is entered.
-  std::optional<std::vector<Return>> walkIteration(int thread, int loop, int header, const std::vector<Known>& regs,
-                                                   const std::function<Known(int)>& read) const;
+  std::optional<std::vector<Return>> walkIteration(int thread, int loop, int header, const Regs& regs, const Reads& read) const;
   /// What the registers hold at the loop's head in every iteration, from their values on entry.
-  std::optional<std::vector<Known>> headState(int thread, int loop, int header, std::vector<Known> regs) const;
+  std::optional<Regs> headState(int thread, int loop, int header, Regs regs) const;
+  /// The loop's first header node (iteration 0), or -1.
+  int firstHeader(int thread, int loop) const;
+  /// Whether loop `loop` is a retry loop (see the header comment) as far as its own iterations go; memoised.
+  bool retries(int thread, int loop);
+  /// Whether loop `loop` ends in every execution as a retry loop: its own iterations retry, and the word it reads
+  /// is written finitely often, by writes that are pairwise ms with each other and with its read.
+  bool endsAsRetry(int thread, int loop);
 
   const KernelGraph& k_;
   const BarrierPhases& phases_;
@@ -75,6 +113,8 @@ class LoopLiveness {
   SliceRunner& runner_;
   SliceLimits limits_;
   std::function<double()> remaining_;
+  std::function<bool(int, int)> morallyStrong_;
+  std::map<std::pair<int, int>, bool> retries_;  // (thread, loop) -> retries()
 };
 
 }  // namespace ptxmm::checker::kernel

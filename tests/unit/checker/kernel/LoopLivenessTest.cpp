@@ -1,7 +1,10 @@
 // Loop liveness (LoopLiveness.hpp) on hand-built launches: a spin loop is judged to end only when an iteration
 // that reads the final values leaves from EVERY register state the loop can have at its head, not only the one it
-// had on entry.
+// had on entry; a compare-and-swap retry loop ends in every execution (lock-freedom), a CAS lock or a loop whose
+// word another thread writes without end does not.
 #include <catch2/catch.hpp>
+
+#include <functional>
 
 #include "KernelTestSupport.hpp"
 
@@ -12,28 +15,52 @@ using testing::TestLaunch;
 
 namespace {
 
+using Code = std::function<std::vector<std::string>(const frontend::KernelThread&)>;
+
+// A launch of `blocks` blocks of one thread each.
+TestLaunch oneThreadPerBlock(int blocks, std::vector<std::string> init, Code code) {
+  return {{blocks, 1, 1}, {1, 1, 1}, 1, std::move(init), std::move(code)};
+}
+
 // Block 0 sets flag_0; block 1 spins until it reads 1. With `remembersZero`, the spinner also sets r1 once it has
 // read 0 and then never leaves: on entry r1 is 0 and the final flag is 1, but a spinner that polls before the
 // store carries r1 = 1 into every later iteration and spins forever.
 TestLaunch flagSpin(bool remembersZero) {
-  TestLaunch l;
-  l.grid = {2, 1, 1};
-  l.block = {1, 1, 1};
-  l.init = {"flag_0 = 0"};
-  l.code = [remembersZero](const frontend::KernelThread& k) -> std::vector<std::string> {
+  return oneThreadPerBlock(2, {"flag_0 = 0"}, [remembersZero](const frontend::KernelThread& k) -> std::vector<std::string> {
     if (k.cta == 0) return {"st.relaxed.gpu flag_0, 1"};
     std::vector<std::string> c{"LOOP:", "ld.relaxed.gpu r0, flag_0", "bne r0, 0, SEEN", "mov r1, 1", "SEEN:"};
     if (remembersZero) c.push_back("bne r1, 0, LOOP");
     c.push_back("beq r0, 0, LOOP");
     return c;
-  };
-  return l;
+  });
 }
 
-bool mentionsLoop(const KernelResult& r) {
-  for (const auto& u : r.unknowns)
-    if (u.find("whether the loop ending at") != std::string::npos) return true;
-  return false;
+// Every thread adds 1 to x_0 by a compare-and-swap retry loop (nvcc's shape: the CAS result is compared with the
+// value it assumed and carried into the next iteration). With `EndlessWriter`, block 2 also stores to x_0 in
+// every iteration of a loop that never ends: the CAS of the others may fail forever. With `WeakWriter`, block 2
+// stores to x_0 once with a weak store: not morally strong with the CASes, so coherence does not bound how often
+// a CAS reads it.
+enum class Other { None, EndlessWriter, WeakWriter };
+TestLaunch casIncrement(Other other) {
+  return oneThreadPerBlock(other == Other::None ? 2 : 3, {"x_0 = 0"}, [other](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 2 && other == Other::EndlessWriter) return {"WRITE:", "st.relaxed.gpu x_0, 7", "goto WRITE"};
+    if (k.cta == 2) return {"st.weak x_0, 7"};
+    return {"ld.relaxed.gpu r0, x_0", "RETRY:", "add r1, r0, 1", "atom.relaxed.gpu.cas r2, x_0, r0, r1", "mov r3, r0",
+            "mov r0, r2", "bne r3, r2, RETRY"};
+  });
+}
+
+// Block 0 takes a lock with a CAS loop and never releases it; block 1 spins on the same CAS: it never ends.
+TestLaunch casLockNeverReleased() {
+  return oneThreadPerBlock(2, {"lock_0 = 0"}, [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"SPIN:", "atom.relaxed.gpu.cas r0, lock_0, 0, 1", "bne r0, 0, SPIN"};
+  });
+}
+
+std::size_t loopsNotDecided(const KernelResult& r) {
+  std::size_t n = 0;
+  for (const auto& u : r.unknowns) n += u.find("whether the loop ending at") != std::string::npos;
+  return n;
 }
 
 }  // namespace
@@ -49,5 +76,32 @@ TEST_CASE("a loop whose exit depends on a register carried across iterations is 
   const KernelResult r = testing::checkLaunch(flagSpin(true));
   INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
   CHECK(r.status != KernelStatus::Ok);
-  CHECK(mentionsLoop(r));
+  CHECK(loopsNotDecided(r) == 1);
+}
+
+TEST_CASE("a compare-and-swap retry loop ends: a CAS fails only because another thread's write came first", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(casIncrement(Other::None));
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}
+
+TEST_CASE("a retry loop whose word another thread writes without end is not judged to end", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(casIncrement(Other::EndlessWriter));
+  CHECK(r.status != KernelStatus::Ok);
+  CHECK(loopsNotDecided(r) + r.hangs.size() >= 2);  // the writer's loop and the retry loop (one line for both CAS threads)
+}
+
+TEST_CASE("a retry loop whose word a weak store also writes is not judged to end by the retry argument", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(casIncrement(Other::WeakWriter));
+  CHECK(r.status != KernelStatus::Ok);
+  CHECK(loopsNotDecided(r) == 1);
+}
+
+TEST_CASE("a CAS lock that is never released is not a retry loop: it never ends", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(casLockNeverReleased());
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.status != KernelStatus::Ok);
+  CHECK(loopsNotDecided(r) + r.hangs.size() >= 1);
 }
