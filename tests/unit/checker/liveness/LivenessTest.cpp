@@ -5,6 +5,8 @@
 // check agrees on every one.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "checker/liveness/Liveness.hpp"
 #include "checker/z3/Z3Liveness.hpp"
 #include "frontend/litmus/LitmusParser.hpp"
@@ -17,19 +19,22 @@ using checker::liveness::LivenessResult;
 
 namespace {
 
-LivenessResult check(const std::string& threads, const std::string& body, const char* progress = "fair", int unroll = 2) {
-  const std::string text = "PTX t\n{ x=0; y=0; flag=0; }\n" + threads + "\n" + body + "exists (x == 0)\n";
-  const auto program = frontend::parseLitmus(text, "t.litmus");
-  const auto graph = frontend::unroll(program, {unroll});
+// Both engines' liveness verdicts on a whole test text: the explicit search's, then the Z3 engine's.
+std::vector<LivenessResult> bothEngines(const std::string& text, const char* progress = "fair", int unroll = 2) {
+  const auto graph = frontend::unroll(frontend::parseLitmus(text, "t.litmus"), {unroll});
   std::string error;
   const checker::liveness::LivenessOptions options{*checker::liveness::parseProgressModel(progress, error), {}};
-  const auto explicitResult = checker::liveness::checkLiveness(ptxModel(), graph, options);
+  return {checker::liveness::checkLiveness(ptxModel(), graph, options), checker::z3enc::checkLiveness(ptxModel(), graph, options)};
+}
+
+LivenessResult check(const std::string& threads, const std::string& body, const char* progress = "fair", int unroll = 2) {
+  const std::string text = "PTX t\n{ x=0; y=0; flag=0; }\n" + threads + "\n" + body + "exists (x == 0)\n";
+  const auto results = bothEngines(text, progress, unroll);
   // The Z3 engine decides the same question on its own encoding: the verdicts agree.
-  const auto z3Result = checker::z3enc::checkLiveness(ptxModel(), graph, options);
   INFO(text << " under " << progress);
-  CHECK(z3Result.terminates == explicitResult.terminates);
-  CHECK(z3Result.decided == explicitResult.decided);
-  return explicitResult;
+  CHECK(results[1].terminates == results[0].terminates);
+  CHECK(results[1].decided == results[0].decided);
+  return results[0];
 }
 
 const std::string twoCtas = " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;";
@@ -169,11 +174,7 @@ TEST_CASE("a cluster thread that never arrives at the barrier its cluster waits 
                     " barrier.cluster.wait.aligned | ld.relaxed.gpu r0, flag ;\n"
                     " st.relaxed.gpu flag, 1 | beq r0, 0, LC00 ;\n"
                     "exists (P1:r0 == 1)\n";
-  const auto graph = frontend::unroll(frontend::parseLitmus(text, "t.litmus"), {2});
-  std::string error;
-  const checker::liveness::LivenessOptions options{*checker::liveness::parseProgressModel("fair", error), {}};
-  for (const auto& result : {checker::liveness::checkLiveness(ptxModel(), graph, options),
-                             checker::z3enc::checkLiveness(ptxModel(), graph, options)}) {
+  for (const auto& result : bothEngines(text)) {
     CHECK_FALSE(result.decided);
     CHECK(result.reason.find("P1 never arrives at the barrier.cluster") != std::string::npos);
   }
@@ -187,11 +188,7 @@ TEST_CASE("a wait stuck on an mbarrier says its phase and what is pending, in bo
                     " mbarrier.arrive.shared::cta.b64 _, [b] | mbarrier.try_wait.parity.shared::cta.b64 p, [b], 0 ;\n"
                     " | @!p bra LC00 ;\n"
                     "exists (b == 0)\n";
-  const auto graph = frontend::unroll(frontend::parseLitmus(text, "t.litmus"), {2});
-  std::string error;
-  const checker::liveness::LivenessOptions options{*checker::liveness::parseProgressModel("fair", error), {}};
-  for (const auto& result : {checker::liveness::checkLiveness(ptxModel(), graph, options),
-                             checker::z3enc::checkLiveness(ptxModel(), graph, options)}) {
+  for (const auto& result : bothEngines(text)) {
     INFO(result.method);
     REQUIRE(result.decided);
     REQUIRE_FALSE(result.hangs.empty());
