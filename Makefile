@@ -1,7 +1,7 @@
 # ptxmm: `make demo` and `make test` do all the set-up (Debian packages, configure, build) idempotently.
 # Packages are installed with apt-get when running as root; otherwise the exact command to run is printed.
 
-PACKAGES := cmake make g++ libz3-dev libboost-graph-dev libcli11-dev catch2 nlohmann-json3-dev graphviz python3
+PACKAGES := cmake make g++ ccache libz3-dev libboost-graph-dev libcli11-dev catch2 nlohmann-json3-dev graphviz python3
 BUILD    := build
 ASAN     := build-asan
 JOBS     := $(shell nproc)
@@ -9,6 +9,13 @@ PTXMM    := $(BUILD)/app/ptxmm
 # cuobjdump (with nvdisasm) for `ptxmm validate`'s SASS check, from NVIDIA's wheels when CUDA lacks it.
 CUDA_TOOLS := .tools/cuobjdump
 CUDA_WHEELS := nvidia-cuda-cuobjdump==13.2.* nvidia-cuda-nvdisasm==13.2.*
+
+# Compiles go through ccache: a rebuild, or a second clone on the same machine, reuses the objects of an earlier
+# build. Paths are taken relative to the checkout so that two clones share the cache; a cached object's debug
+# information may then name the other clone's directory (only debuggers see it). CCACHE_DISABLE=1 turns it off.
+export CCACHE_BASEDIR  := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 .PHONY: all setup build asan demo test clean
 
@@ -38,14 +45,14 @@ setup:
 	fi
 
 build: setup
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The sanitizer job: a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer running the unit tests
 # (one binary per layer, CTest label `unit`), one after the other: the random differential tests give each test
 # a time limit, which sanitized binaries competing for the cores would turn into inconclusive runs.
 asan: setup
-	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPTXMM_SANITIZE=ON >/dev/null
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPTXMM_SANITIZE=ON $(LAUNCHER) >/dev/null
 	cmake --build $(ASAN) -j$(JOBS) --target ptxmm_unit_tests
 	ctest --test-dir $(ASAN) -L unit --output-on-failure
 

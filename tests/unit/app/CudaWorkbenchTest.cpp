@@ -16,7 +16,7 @@
 using namespace ptxmm;
 namespace fs = std::filesystem;
 
-TEST_CASE("the programs of MP, SB and LB compile for sm_90", "[app][hardware]") {
+TEST_CASE("the programs of MP, SB and LB compile for sm_90", "[app][hardware][heavy]") {
   app::CudaWorkbench bench;
   if (const auto problem = bench.unavailable()) {
     WARN("skipped: " << *problem);

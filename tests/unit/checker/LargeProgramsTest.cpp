@@ -37,7 +37,7 @@ TEST_CASE("a thread of 20,000 instructions, in both engines", "[checker][large]"
   CHECK(z3Result.holds);
 }
 
-TEST_CASE("a condition of 200,000 conjuncts, in both engines and the writer", "[checker][large]") {
+TEST_CASE("a condition of 200,000 conjuncts, in both engines and the writer", "[checker][large][heavy]") {
   // Message passing whose condition repeats `x == 1` (true in every final state): parsing, evaluation, the Z3
   // formula, the written text and destruction all walk a chain as deep as it is long (issue 16 C1).
   std::string text =
