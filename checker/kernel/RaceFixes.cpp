@@ -36,7 +36,12 @@ bool at(const Instruction& in, const Site& s) {
 bool writes(const Instruction& in) { return in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red; }
 bool reads(const Instruction& in) { return in.op == Opcode::Ld || in.op == Opcode::Atom; }
 bool plainAccess(const Instruction& in) { return writes(in) || reads(in); }
-bool strong(const Instruction& in) { return in.sem != Sem::Default && in.sem != Sem::Weak; }
+// The ordering an access has: an atom or red without a .sem qualifier is .relaxed (PTX ISA, atom: "the default
+// .sem is .relaxed"), so nvcc's atomicCAS is already a strong access and only its plain partner needs changing.
+Sem semOf(const Instruction& in) {
+  return in.sem == Sem::Default && (in.op == Opcode::Atom || in.op == Opcode::Red) ? Sem::Relaxed : in.sem;
+}
+bool strong(const Instruction& in) { return semOf(in) != Sem::Default && semOf(in) != Sem::Weak; }
 
 // The location an ld/st/atom/red addresses (its address operand), "" when it is not a named location.
 std::string locationOf(const Instruction& in) {
@@ -104,6 +109,21 @@ Scope commonScope(const KernelProgram& k, int a, int b) {
   if (ta.cta == tb.cta) return Scope::Cta;
   if (ta.cluster == tb.cluster) return Scope::Cluster;
   return Scope::Gpu;
+}
+
+// The smallest scope holding every thread that executes one of the sites: a fix changes the instruction in every
+// thread, so a scope that holds only the witness pair (two threads of one CTA) leaves the same race between the
+// CTAs that run the same lines.
+Scope siteScope(const KernelProgram& k, const Site& a, const Site& b) {
+  std::optional<std::size_t> first;
+  Scope scope = Scope::Cta;
+  for (std::size_t t = 0; t < k.threads.size(); ++t) {
+    const auto& code = k.program.threads[t].code;
+    if (std::none_of(code.begin(), code.end(), [&](const Instruction& in) { return at(in, a) || at(in, b); })) continue;
+    if (!first) first = t;
+    scope = std::max(scope, commonScope(k, static_cast<int>(*first), static_cast<int>(t)));
+  }
+  return scope;
 }
 
 // A witness end of a race in the residual code: its thread and the first instruction at its position.
@@ -231,7 +251,7 @@ std::vector<FixCandidate> fixCandidates(const KernelProgram& k, const KernelRace
   const auto a = find(k, race.first), b = find(k, race.second);
   if (!a || !b || race.kind == kPartialOverlap) return out;
   const Site sa = siteOf(*a->in), sb = siteOf(*b->in);
-  const Scope scope = commonScope(k, a->thread, b->thread);
+  const Scope scope = std::max(commonScope(k, a->thread, b->thread), siteScope(k, sa, sb));
   const std::string wa = where(*a->pos), wb = where(*b->pos);
   auto add = [&](std::string text, auto&& change) {
     FixCandidate c{std::move(text), k};
@@ -260,9 +280,9 @@ std::vector<FixCandidate> fixCandidates(const KernelProgram& k, const KernelRace
       text = "make the plain " + accessNoun(*plain.in) + " at " + where(*plain.pos) + " a relaxed atomic of scope " +
              scopeText(scope) + " (" + opName(*plain.in) + ".relaxed" + scopeText(scope) + "), as the other access is: ";
     }
-    text += opName(*a->in) + semText(strong(*a->in) && a->in->sem != Sem::Volatile ? a->in->sem : Sem::Relaxed) +
+    text += opName(*a->in) + semText(strong(*a->in) && a->in->sem != Sem::Volatile ? semOf(*a->in) : Sem::Relaxed) +
             scopeText(scope) + " at " + wa + ", " + opName(*b->in) +
-            semText(strong(*b->in) && b->in->sem != Sem::Volatile ? b->in->sem : Sem::Relaxed) + scopeText(scope) + " at " + wb;
+            semText(strong(*b->in) && b->in->sem != Sem::Volatile ? semOf(*b->in) : Sem::Relaxed) + scopeText(scope) + " at " + wb;
     add(text, [&](KernelProgram& c) { strengthen(c, sa, std::nullopt, scope), strengthen(c, sb, std::nullopt, scope); });
   }
 

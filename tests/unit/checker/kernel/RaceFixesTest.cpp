@@ -137,6 +137,27 @@ TEST_CASE("a plain read of an atomically updated word: the checked fix makes the
   CHECK(c.result.races[0].fix.find("make the plain load at kernel.cu:101 (PTX line 1001) a relaxed atomic of scope .gpu") == 0);
 }
 
+TEST_CASE("a plain read before a CAS of every thread of two blocks: the fix widens to the launch, not the witness pair", "[checker][kernel][fix]") {
+  // nvcc's atomicCAS carries no .sem (relaxed by default, so already strong); the witness pair is two threads of
+  // block 0, but the same lines race between the blocks: a .cta read would leave that race.
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"x_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"ld.weak r1, x_0", "atom.cas r2, x_0, r1, 5"};
+  };
+  const Checked c = checkWithFixes(l);
+  REQUIRE(c.result.races.size() == 1);
+  const auto& race = c.result.races[0];
+  CHECK(race.fixChecked);
+  CHECK(race.fix.rfind("make the plain load at kernel.cu:100 (PTX line 1000) a relaxed atomic of scope .gpu (ld.relaxed.gpu), "
+                       "as the other access is: ld.relaxed.gpu at kernel.cu:100 (PTX line 1000), atom.relaxed.gpu at", 0) == 0);
+  const auto candidates = checker::kernel::fixCandidates(c.kernel, race);
+  REQUIRE_FALSE(candidates.empty());
+  CHECK(candidates[0].text == race.fix);
+}
+
 TEST_CASE("a fix is refused when the re-check keeps the pair, adds a race, a hang or an undecided pair", "[checker][kernel][fix]") {
   const Checked c = checkWithFixes(flagHandOff("st.relaxed.gpu", "ld.relaxed.gpu"));
   REQUIRE(c.result.races.size() == 1);
