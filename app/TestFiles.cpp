@@ -92,4 +92,14 @@ std::vector<TestResult> checkTests(const model::CatModel& model, const std::stri
   return results;
 }
 
+checker::TestResult overranResult(const std::string& path, double seconds) {
+  checker::TestResult r;
+  r.name = std::filesystem::path(path).stem().string();
+  r.file = path;
+  r.status = checker::Status::Unknown;
+  r.resourceLimit = true;
+  r.reason = checker::timeoutReason(seconds) + " (unrolling, encoding, drawing or freeing the test overran it; ptxmm stops here)";
+  return r;
+}
+
 }  // namespace ptxmm::app

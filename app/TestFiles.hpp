@@ -45,4 +45,8 @@ checker::TestResult checkFile(const model::CatModel& model, const std::string& p
 std::vector<checker::TestResult> checkTests(const model::CatModel& model, const std::string& path,
                                             const checker::RunOptions& options, const std::string& graphDir);
 
+/// The UNKNOWN result a Watchdog reports for the test in `path` when its check overran --timeout `seconds` in a
+/// stage the engines cannot stop (unrolling, encoding, drawing, freeing).
+checker::TestResult overranResult(const std::string& path, double seconds);
+
 }  // namespace ptxmm::app

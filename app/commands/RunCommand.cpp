@@ -30,15 +30,8 @@ struct RunCommand {
     const double timeout = common.run.engineOptions.timeoutSeconds;
     for (const auto& f : testFilesNamed(files, code)) {
       // The engines answer UNKNOWN at --timeout themselves; the watchdog catches the stages they cannot stop.
-      watchdog.arm(timeout > 0 ? timeout + kGraceSeconds : 0, [&] {
-        checker::TestResult r;
-        r.name = std::filesystem::path(f).stem().string();
-        r.file = f;
-        r.status = checker::Status::Unknown;
-        r.resourceLimit = true;
-        r.reason = checker::timeoutReason(timeout) +
-                   " (unrolling, encoding, drawing or freeing the test overran it; ptxmm stops here)";
-        print(r);
+      watchdog.arm(timeout > 0 ? timeout + kWatchdogGraceSeconds : 0, [&] {
+        print(overranResult(f, timeout));
         std::cout.flush();
         std::_Exit(static_cast<int>(worst(code, ExitCode::Unknown)));
       });
@@ -55,9 +48,6 @@ struct RunCommand {
       std::cout << checker::testHeaderKey() << std::endl;
     return code;
   }
-
-  // Past --timeout by this much, the watchdog answers for a check that has not stopped.
-  static constexpr double kGraceSeconds = 0.5;
 
   void print(const checker::TestResult& r) const {
     for (const auto& w : r.warnings) std::cerr << w << "\n";
