@@ -2,6 +2,7 @@
 #include "app/TestFiles.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -92,14 +93,26 @@ std::vector<TestResult> checkTests(const model::CatModel& model, const std::stri
   return results;
 }
 
-checker::TestResult overranResult(const std::string& path, double seconds) {
-  checker::TestResult r;
-  r.name = std::filesystem::path(path).stem().string();
-  r.file = path;
-  r.status = checker::Status::Unknown;
-  r.resourceLimit = true;
-  r.reason = checker::timeoutReason(seconds) + " (unrolling, encoding, drawing or freeing the test overran it; ptxmm stops here)";
-  return r;
+std::vector<checker::TestResult> checkTestsGuarded(Watchdog& watchdog, const model::CatModel& model, const std::string& path,
+                                                   const checker::RunOptions& options, const std::string& graphDir,
+                                                   const std::function<void(const checker::TestResult&)>& report,
+                                                   const ExitCode& code) {
+  const double timeout = options.engineOptions.timeoutSeconds;
+  watchdog.arm(timeout > 0 ? timeout + kWatchdogGraceSeconds : 0, [&] {
+    checker::TestResult r;
+    r.name = std::filesystem::path(path).stem().string();
+    r.file = path;
+    r.status = checker::Status::Unknown;
+    r.resourceLimit = true;
+    r.reason = checker::timeoutReason(timeout) +
+               " (unrolling, encoding, drawing or freeing the test overran it; ptxmm stops here)";
+    report(r);
+    std::cout.flush();
+    std::_Exit(static_cast<int>(worst(code, ExitCode::Unknown)));
+  });
+  auto results = checkTests(model, path, options, graphDir);
+  watchdog.disarm();
+  return results;
 }
 
 }  // namespace ptxmm::app

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "app/ExitCode.hpp"
+#include "app/Watchdog.hpp"
 #include "checker/TestRunner.hpp"
 #include "frontend/Program.hpp"
 
@@ -45,8 +47,12 @@ checker::TestResult checkFile(const model::CatModel& model, const std::string& p
 std::vector<checker::TestResult> checkTests(const model::CatModel& model, const std::string& path,
                                             const checker::RunOptions& options, const std::string& graphDir);
 
-/// The UNKNOWN result a Watchdog reports for the test in `path` when its check overran --timeout `seconds` in a
-/// stage the engines cannot stop (unrolling, encoding, drawing, freeing).
-checker::TestResult overranResult(const std::string& path, double seconds);
+/// checkTests under `watchdog` (the backstop of --timeout in `run` and `races`): when the check overruns the
+/// timeout by kWatchdogGraceSeconds in a stage the engines cannot stop (unrolling, encoding, drawing, freeing),
+/// `report` gets an UNKNOWN result for the file and the process ends with the worse of `code` and exit 3.
+std::vector<checker::TestResult> checkTestsGuarded(Watchdog& watchdog, const model::CatModel& model, const std::string& path,
+                                                   const checker::RunOptions& options, const std::string& graphDir,
+                                                   const std::function<void(const checker::TestResult&)>& report,
+                                                   const ExitCode& code);
 
 }  // namespace ptxmm::app

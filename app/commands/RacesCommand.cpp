@@ -1,13 +1,11 @@
 // `ptxmm races FILE|DIR...`: the PTX data races of each test (a directory: every test file under it), each with its
 // kind, its two instructions and a fix; exit 0 when every file is race-free, 1 when some file has a race. After
 // several tests, the text output ends with a one-line summary.
-#include <cstdlib>
 #include <iostream>
 
 #include "app/ExitTally.hpp"
 #include "app/OutputFiles.hpp"
 #include "app/TestFiles.hpp"
-#include "app/Watchdog.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
 #include "checker/ResultPrinter.hpp"
@@ -27,16 +25,9 @@ struct RacesCommand {
     ExitCode code = ExitCode::Ok;
     ExitTally tally;
     Watchdog watchdog;
-    const double timeout = common.run.engineOptions.timeoutSeconds;
     for (const auto& f : testFilesNamed(files, code)) {
-      // The engines answer UNKNOWN at --timeout themselves; the watchdog catches the stages they cannot stop.
-      watchdog.arm(timeout > 0 ? timeout + kWatchdogGraceSeconds : 0, [&] {
-        report(overranResult(f, timeout));
-        std::cout.flush();
-        std::_Exit(static_cast<int>(worst(code, ExitCode::Unknown)));
-      });
-      const auto results = checkTests(model, f, common.run, common.graphDir);
-      watchdog.disarm();
+      const auto results = checkTestsGuarded(watchdog, model, f, common.run, common.graphDir,
+                                             [&](const checker::TestResult& r) { report(r); }, code);
       for (const checker::TestResult& r : results) {
         const ExitCode one = report(r);
         code = worst(code, one);

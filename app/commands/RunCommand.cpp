@@ -1,14 +1,12 @@
 // `ptxmm run FILE|DIR...`: the final states the model permits for each test (a directory: every test file under it),
 // herd7-style text or one JSON object per test; the exit code says whether every condition's claim holds, the most
 // severe over all files (ExitCode.hpp). After several tests, the text output ends with a one-line summary.
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "app/ExitTally.hpp"
 #include "app/OutputFiles.hpp"
 #include "app/TestFiles.hpp"
-#include "app/Watchdog.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
 #include "checker/ResultPrinter.hpp"
@@ -27,16 +25,9 @@ struct RunCommand {
     ExitCode code = ExitCode::Ok;
     ExitTally tally;
     Watchdog watchdog;
-    const double timeout = common.run.engineOptions.timeoutSeconds;
     for (const auto& f : testFilesNamed(files, code)) {
-      // The engines answer UNKNOWN at --timeout themselves; the watchdog catches the stages they cannot stop.
-      watchdog.arm(timeout > 0 ? timeout + kWatchdogGraceSeconds : 0, [&] {
-        print(overranResult(f, timeout));
-        std::cout.flush();
-        std::_Exit(static_cast<int>(worst(code, ExitCode::Unknown)));
-      });
-      const auto results = checkTests(model, f, common.run, common.graphDir);
-      watchdog.disarm();
+      const auto results = checkTestsGuarded(watchdog, model, f, common.run, common.graphDir,
+                                             [&](const checker::TestResult& r) { print(r); }, code);
       for (const checker::TestResult& r : results) {
         print(r);
         code = worst(code, exitFor(r));
