@@ -206,7 +206,7 @@ void BarrierPhases::analyse(const Key& key, Barrier& b) {
 bool BarrierPhases::ordered(int a, int b) const {
   const model::Event& ea = k_.event(a);
   const model::Event& eb = k_.event(b);
-  if (ea.thread == eb.thread || ea.is(Tag::AS) || eb.is(Tag::AS)) return false;
+  if (ea.thread == eb.thread || ea.is(Tag::AS)) return false;
   for (const auto* entry : byThread_[static_cast<std::size_t>(ea.thread)]) {
     const auto& arrivals = entry->second.arrivals;
     const auto other = arrivals.find(eb.thread);

@@ -29,7 +29,8 @@ class BarrierPhases {
  public:
   explicit BarrierPhases(const KernelGraph& kernel);
 
-  /// Whether the barriers alone order event `a` before event `b` (both in po of their threads, same CTA or warp).
+  /// Whether the barriers alone order event `a` before event `b` (a in po of its thread, b in po or an asynchronous
+  /// access issued there: the caller admits only those issue order puts after their instruction; same CTA or warp).
   bool ordered(int a, int b) const;
   /// Whether `e` can never execute because its thread is stuck at (or undefined past) an earlier barrier.
   bool unreachable(int e) const;

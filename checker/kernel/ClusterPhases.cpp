@@ -71,7 +71,7 @@ int ClusterPhases::waitGeneration(int e) const {
 bool ClusterPhases::ordered(int a, int b) const {
   const model::Event& ea = k_.event(a);
   const model::Event& eb = k_.event(b);
-  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS) || eb.is(Tag::AS)) return false;
+  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS)) return false;
   const auto& g = k_.graph();
   const int cluster = g.threads[static_cast<std::size_t>(ea.thread)].cluster;
   if (cluster != g.threads[static_cast<std::size_t>(eb.thread)].cluster) return false;

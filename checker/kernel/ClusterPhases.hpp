@@ -28,7 +28,8 @@ class ClusterPhases {
   /// `morallyStrong(a, b)`: the model's `ms` for an arrival's write (or a fence) and a wait's read.
   ClusterPhases(const KernelGraph& kernel, std::function<bool(int, int)> morallyStrong);
 
-  /// Whether the cluster barrier puts a before b whenever both happen (different threads of one cluster).
+  /// Whether the cluster barrier puts a before b whenever both happen (different threads of one cluster; b may be an
+  /// asynchronous access, at its issue: the caller admits only those issue order puts after their instruction).
   bool ordered(int a, int b) const;
   /// Whether the cluster of thread `thread` has a static cluster barrier.
   bool isStatic(int thread) const;

@@ -11,6 +11,8 @@ using model::Tag;
 // Beyond this many writers of one location the quadratic must-rf test is not worth it: no value is forced.
 constexpr std::size_t kMaxWriters = 32;
 
+bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
+
 // An opaque value (float arithmetic, a clock) is 0 to the evaluator but unknown to ptxmm: it forces nothing.
 bool containsOpaque(const model::ValuePtr& e) {
   const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
@@ -29,6 +31,31 @@ KernelValues::KernelValues(const KernelGraph& kernel, const BarrierPhases& phase
     const model::Event& ev = g.events[e];
     if (ev.is(Tag::W) && ev.paddr >= 0 && (ev.thread < 0 || !phases_.unreachable(static_cast<int>(e))))
       writes_[static_cast<std::size_t>(ev.paddr)].push_back(static_cast<int>(e));
+  }
+  // Asynchronous events after every earlier event of their thread: issue order (not tcgen05/wgmma operations,
+  // which only follow their fences), or aint/adone after such an event of the same instruction (an implicit
+  // complete_tx after its store).
+  issueOrdered_.assign(g.events.size(), false);
+  std::vector<int> issuedAfter(g.events.size(), 0);
+  for (const auto& [x, y] : g.iss)
+    if (!g.events[static_cast<std::size_t>(x)].is(Tag::AS)) ++issuedAfter[static_cast<std::size_t>(y)];
+  std::vector<std::vector<int>> inside(g.events.size());
+  for (const auto* list : {&g.aint, &g.adone})
+    for (const auto& [x, y] : *list) inside[static_cast<std::size_t>(y)].push_back(x);
+  for (std::size_t e = g.initCount(); e < g.events.size(); ++e) {
+    const model::Event& ev = g.events[e];
+    // Explicit proxy fences of one proxy over all addresses (the ranged tensormap acquire is left out).
+    if (ev.thread >= 0 && ev.is(Tag::PF) && !ev.is(Tag::AS) && !ev.is(Tag::ALIAS) && !ev.is(Tag::PFRANGE))
+      proxyFences_.push_back(static_cast<int>(e));
+    if (!ev.is(Tag::AS) || ev.thread < 0) continue;
+    int earlier = 0;
+    const auto& nodes = g.threads[static_cast<std::size_t>(ev.thread)].nodes;
+    for (int n = 0; n < ev.node; ++n)
+      for (int x : nodes[static_cast<std::size_t>(n)].events) earlier += !g.events[static_cast<std::size_t>(x)].is(Tag::AS);
+    issueOrdered_[e] = issuedAfter[e] == earlier || std::any_of(inside[e].begin(), inside[e].end(), [&](int x) {
+                         return static_cast<std::size_t>(x) < e && g.events[static_cast<std::size_t>(x)].node == ev.node &&
+                                issueOrdered_[static_cast<std::size_t>(x)];
+                       });
   }
   // Mixed sizes: an accessed byte range that overlaps another location's bytes without being the same location.
   std::map<int, std::vector<const KernelAccess*>> byBuffer;
@@ -51,7 +78,34 @@ bool KernelValues::before(int a, int b) const {
   const model::Event& eb = k_.event(b);
   if (ea.is(Tag::I)) return true;  // initial writes precede everything (spec §1.2)
   if (eb.is(Tag::I)) return false;
-  if (ea.thread == eb.thread) return a < b && !ea.is(Tag::AS) && !eb.is(Tag::AS);
+  if (!isMemory(ea) || !isMemory(eb) || !eb.is(Tag::AS) || eb.is(Tag::GEN)) return ordered(a, b);
+  // b accesses memory through another proxy (the async proxy of a bulk copy): a generic access reaches it in
+  // causality order only through a proxy fence of b's proxy in b's CTA that follows a and precedes b in base
+  // causality (ppbc C4, ptx-core.cat from-pf / pfo).
+  if (!ea.is(Tag::GEN) || ea.is(Tag::AS)) return false;
+  const auto& threads = k_.kernel().threads;
+  for (int f : proxyFences_) {
+    const model::Event& ef = k_.event(f);
+    const bool proxy = (ef.is(Tag::ASYNC) && eb.is(Tag::ASYNC)) || (ef.is(Tag::TMAP) && eb.is(Tag::TMAP));
+    const bool space = !(ef.is(Tag::GLOBAL) && !eb.is(Tag::GLOBAL)) && !(ef.is(Tag::SHARED) && !eb.is(Tag::SHARED));
+    if (proxy && space && threads[static_cast<std::size_t>(ef.thread)].cta == threads[static_cast<std::size_t>(eb.thread)].cta &&
+        ordered(a, f) && ordered(f, b))
+      return true;
+  }
+  return false;
+}
+
+bool KernelValues::ordered(int a, int b) const {
+  const model::Event& ea = k_.event(a);
+  const model::Event& eb = k_.event(b);
+  if (eb.is(Tag::AS)) {
+    // Issue order (iss, spec §2.2, A10): an asynchronous access follows what its thread did before issuing it, so
+    // whatever precedes one of those.
+    if (ea.is(Tag::AS) || !issueOrdered_[static_cast<std::size_t>(b)]) return false;
+    if (ea.thread == eb.thread) return ea.node < eb.node;
+  } else if (ea.thread == eb.thread) {
+    return a < b && !ea.is(Tag::AS);
+  }
   return phases_.ordered(a, b) || std::any_of(extra_.begin(), extra_.end(), [&](const auto& o) { return o(a, b); });
 }
 
@@ -60,7 +114,7 @@ int KernelValues::mustReadFrom(int read) {
   int found = -1;
   const model::Event& r = k_.event(read);
   const auto& writes = writes_[static_cast<std::size_t>(r.paddr)];
-  if (!mixed_[static_cast<std::size_t>(r.paddr)] && !r.is(Tag::AS) && writes.size() <= kMaxWriters) {
+  if (!mixed_[static_cast<std::size_t>(r.paddr)] && writes.size() <= kMaxWriters) {
     for (int w : writes) {
       if (w == read || !before(w, read)) continue;
       if (k_.event(w).thread >= 0 && (!k_.unconditional(w) || k_.inLoop(w))) continue;

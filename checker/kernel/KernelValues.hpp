@@ -31,7 +31,9 @@ class KernelValues {
   const std::vector<int>& writesOf(int paddr) const { return writes_[static_cast<std::size_t>(paddr)]; }
   /// Whether some write to other bytes overlaps the location (mixed sizes): no value is forced there.
   bool mixed(int paddr) const { return mixed_[static_cast<std::size_t>(paddr)]; }
-  /// Whether the barrier phases, program order or the extra order put a before b whenever both happen.
+  /// Whether the barrier phases, program order, issue order (b an asynchronous access) or the extra order put a
+  /// before b whenever both happen: in causality order for two memory accesses (an async-proxy b needs a proxy
+  /// fence between them), in base causality otherwise.
   bool before(int a, int b) const;
   /// Adds an order that holds in every execution (static mbarriers, cluster barriers); before the first query.
   void addOrder(std::function<bool(int, int)> ordered) { extra_.push_back(std::move(ordered)); }
@@ -42,6 +44,11 @@ class KernelValues {
   std::vector<std::function<bool(int, int)>> extra_;
   std::vector<std::vector<int>> writes_;
   std::vector<bool> mixed_;
+  // Base causality between a and b as the orders give it, whatever the proxies of the two events.
+  bool ordered(int a, int b) const;
+
+  std::vector<int> proxyFences_;    // explicit proxy fences, by id
+  std::vector<bool> issueOrdered_;  // per event: an asynchronous event after all its thread did before its instruction
   std::map<int, int> mustRf_;
   std::map<int, std::optional<std::int64_t>> writeValues_;
   std::vector<int> inProgress_;

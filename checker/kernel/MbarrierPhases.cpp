@@ -12,6 +12,8 @@ using model::Tag;
 
 // Beyond this many arrivals the pairwise checks are not worth it: the object is left to the slices.
 constexpr std::size_t kMaxArrivals = 1024;
+// Beyond this many count vectors (the product of each kind's count + 1) the chain's states are not computed.
+constexpr std::size_t kMaxStates = 1 << 16;
 
 bool containsOpaque(const model::ValuePtr& e) {
   const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
@@ -91,6 +93,8 @@ MbarrierPhases::MbarrierPhases(const KernelGraph& kernel, const BarrierPhases& p
     byLocation[ev.paddr].push_back(static_cast<int>(e));
     if (ev.is(Tag::MB)) mbarriers.insert(ev.paddr);
   }
+  for (const auto* list : {&g.aint, &g.adone})
+    for (const auto& [x, y] : *list) asyncBefore_[y].push_back(x);
   for (int m : mbarriers) analyse(m, byLocation[m]);
 }
 
@@ -109,54 +113,37 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
       continue;
     }
     const frontend::Instruction& in = k_.instruction(e);
-    if (in.op == frontend::Opcode::MbarWait && ev.is(Tag::R)) {
+    if (!ev.is(Tag::AS) && in.op == frontend::Opcode::MbarWait && ev.is(Tag::R)) {
       waits.push_back(e);
       continue;
     }
-    if (in.op != frontend::Opcode::MbarArrive || in.expectTx || in.drop) return;
+    // Every other operation is a read-modify-write: its read, then its write (in po, or aint when asynchronous).
+    if (!ev.is(Tag::AS) && in.op != frontend::Opcode::MbarArrive && in.op != frontend::Opcode::MbarExpectTx &&
+        in.op != frontend::Opcode::MbarCompleteTx)
+      return;  // mbarrier.inval, cp.async.mbarrier.arrive's increment ...
     if (ev.is(Tag::W)) {
       const model::Event& r = k_.event(e - 1);
       if (!r.is(Tag::R) || r.node != ev.node || r.paddr != m || !surely_(e)) return;
-      o.arrives.push_back(e);
+      if (ev.is(Tag::AS) && !(ev.is(Tag::REL) && r.is(Tag::AS))) return;  // only the implicit complete_tx (AAR)
+      o.ops.push_back(e);
     }
   }
-  if (init < 0 || !surely_(init) || o.arrives.empty() || o.arrives.size() > kMaxArrivals) return;
+  if (init < 0 || !surely_(init) || o.ops.empty() || o.ops.size() > kMaxArrivals) return;
   for (int e : events)
     if (e != init && !values_.before(init, e)) return;
-  // The arrivals' common write function, and the value sequence v0 .. vM.
-  const auto printed = [&](int w) -> std::string {
-    const model::ValuePtr term = k_.writeTerm(w);
-    if (!term || containsOpaque(term)) return "";
-    return model::value::print(term, [](int r) { return "r" + std::to_string(r); },
-                               [w](int r) { return r == w - 1 ? std::string("self") : "e" + std::to_string(r); });
-  };
-  const std::string shape = printed(o.arrives.front());
-  if (shape.empty()) return;
-  for (int w : o.arrives)
-    if (printed(w) != shape) return;
-  std::vector<std::int64_t> v;
-  if (const auto v0 = values_.writeValue(init)) v.push_back(*v0);
-  else return;
-  const model::ValuePtr step = k_.writeTerm(o.arrives.front());
-  for (std::size_t j = 0; j < o.arrives.size(); ++j) {
-    const int self = o.arrives.front() - 1;
-    const auto next = model::value::evaluate(step, [&](int r) { return r == self ? std::optional(v.back()) : values_.readValue(r); });
-    if (!next) return;
-    v.push_back(*next);
-  }
-  o.values = v;
-  for (int a : o.arrives) o.tokens.insert(a - 1);
+  if (!chainStates(o, init)) return;
+  for (int a : o.ops) o.tokens.insert(a - 1);
   o.waitReads.insert(waits.begin(), waits.end());
-  // Morally strong arrivals (one coherence chain).
-  for (std::size_t i = 0; i < o.arrives.size(); ++i)
-    for (std::size_t j = i + 1; j < o.arrives.size(); ++j)
-      if (!strong(o.arrives[i], o.arrives[j])) return;
-  // Wait reads obs reaches from every arrival (morally strong with each; never a reduction's read), and the
-  // success markers of acquire waits that succeed only on vM: their success condition is false on every earlier
-  // value, also with a state token taken by an arrival (which read one of v0 .. vM-1).
+  // Morally strong operations (one coherence chain).
+  for (std::size_t i = 0; i < o.ops.size(); ++i)
+    for (std::size_t j = i + 1; j < o.ops.size(); ++j)
+      if (!strong(o.ops[i], o.ops[j])) return;
+  // Wait reads obs reaches from every operation (morally strong with each; never a reduction's read), and the
+  // success markers of acquire waits that succeed only on vN: their success condition is false on every earlier
+  // state, also with a state token taken by an operation (which read one of the earlier states).
   std::map<std::string, bool> onlyLast;
   for (int r : waits) {
-    if (k_.event(r).is(Tag::RED) || !std::all_of(o.arrives.begin(), o.arrives.end(), [&](int a) { return strong(a, r); }))
+    if (k_.event(r).is(Tag::RED) || !std::all_of(o.ops.begin(), o.ops.end(), [&](int a) { return strong(a, r); }))
       continue;
     o.obsWaitReads.insert(r);
     const model::Event& ok = k_.event(r + 1);
@@ -169,7 +156,7 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
     bool usable = true;
     for (int x : reads) {
       if (x == r || k_.event(x).paddr != m) continue;
-      if (token >= 0 || !std::count(o.arrives.begin(), o.arrives.end(), x + 1)) usable = false;
+      if (token >= 0 || !std::count(o.ops.begin(), o.ops.end(), x + 1)) usable = false;
       token = x;
     }
     if (!usable) continue;
@@ -179,11 +166,12 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
     auto it = onlyLast.find(key);
     if (it == onlyLast.end()) {
       bool only = true;
-      for (std::size_t j = 0; only && j + 1 < v.size(); ++j)
-        for (std::size_t i = 0; only && i < (token >= 0 ? v.size() - 1 : 1); ++i) {
+      const std::vector<std::int64_t> tokenValues = token >= 0 ? o.readValues.at(token) : std::vector<std::int64_t>{0};
+      for (std::size_t j = 0; only && j < o.earlier.size(); ++j)
+        for (std::size_t i = 0; only && i < tokenValues.size(); ++i) {
           const auto holds = model::value::evaluate(done, [&](int x) -> std::optional<std::int64_t> {
-            if (x == r) return v[j];
-            if (x == token) return v[i];
+            if (x == r) return o.earlier[j];
+            if (x == token) return tokenValues[i];
             return values_.readValue(x);
           });
           only = holds && *holds == 0;
@@ -193,9 +181,22 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
     if (it->second) o.completions.push_back(r + 1);
   }
   // Release heads: a release arrival (rp1), or a release fence before a relaxed one, executed in every
-  // execution (rp3, rel-restr).
-  for (int a : o.arrives) {
+  // execution (rp3, rel-restr); an implicit complete_tx for the accesses it tracks (`tracked` of ptx-core.cat).
+  for (int a : o.ops) {
     const model::Event& ea = k_.event(a);
+    if (ea.is(Tag::AS)) {
+      std::vector<int> todo{a};
+      std::set<int> seen;
+      while (!todo.empty()) {
+        const int x = todo.back();
+        todo.pop_back();
+        if (const auto it = asyncBefore_.find(x); it != asyncBefore_.end())
+          for (int y : it->second)
+            if (k_.event(y).is(Tag::AS) && seen.insert(y).second) todo.push_back(y);
+      }
+      for (int x : seen) o.trackedBy[x].push_back(a);
+      continue;
+    }
     std::set<int>& heads = o.heads[ea.thread];
     if (ea.is(Tag::REL) || ea.is(Tag::ACQ_REL)) heads.insert(a);
     else if (const auto it = releaseFences_.find(ea.thread); it != releaseFences_.end())
@@ -203,6 +204,61 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
         if (f < a && surely_(f)) heads.insert(f);
   }
   objects_.emplace(m, std::move(o));
+}
+
+bool MbarrierPhases::chainStates(Object& o, int init) {
+  // Kinds of operations: the same write term, the operation's own read named alike.
+  struct Kind {
+    model::ValuePtr term;
+    int self = -1;
+    std::size_t count = 0, stride = 1;
+    std::vector<int> reads;
+  };
+  std::vector<Kind> kinds;
+  std::map<std::string, std::size_t> kindOf;
+  for (int w : o.ops) {
+    const model::ValuePtr term = k_.writeTerm(w);
+    if (!term || containsOpaque(term)) return false;
+    const std::string text = model::value::print(term, [](int r) { return "r" + std::to_string(r); },
+                                                 [w](int r) { return r == w - 1 ? std::string("self") : "e" + std::to_string(r); });
+    const auto [it, fresh] = kindOf.emplace(text, kinds.size());
+    if (fresh) kinds.push_back({term, w - 1, 0, 1, {}});
+    ++kinds[it->second].count;
+    kinds[it->second].reads.push_back(w - 1);
+  }
+  std::size_t total = 1;
+  for (Kind& k : kinds) {
+    k.stride = total;
+    total *= k.count + 1;
+    if (total > kMaxStates) return false;
+  }
+  const auto v0 = values_.writeValue(init);
+  if (!v0) return false;
+  // states[n]: the one state after the operations of count vector n (mixed radix: digit i = done of kind i).
+  std::vector<std::optional<std::int64_t>> states(total);
+  states[0] = *v0;
+  for (std::size_t n = 1; n < total; ++n)
+    for (const Kind& k : kinds) {
+      if ((n / k.stride) % (k.count + 1) == 0) continue;
+      const std::int64_t before = *states[n - k.stride];
+      const auto next = model::value::evaluate(k.term, [&](int r) { return r == k.self ? std::optional(before) : values_.readValue(r); });
+      if (!next || (states[n] && *states[n] != *next)) return false;
+      states[n] = next;
+    }
+  o.last = *states[total - 1];
+  std::set<std::int64_t> earlier;
+  for (std::size_t n = 0; n + 1 < total; ++n) earlier.insert(*states[n]);
+  o.earlier.assign(earlier.begin(), earlier.end());
+  o.earlier.erase(std::find(o.earlier.begin(), o.earlier.end(), *v0));
+  o.earlier.insert(o.earlier.begin(), *v0);
+  // An operation of kind i reads a state with fewer than all of kind i done.
+  for (const Kind& k : kinds) {
+    std::set<std::int64_t> read;
+    for (std::size_t n = 0; n < total; ++n)
+      if ((n / k.stride) % (k.count + 1) < k.count) read.insert(*states[n]);
+    for (int r : k.reads) o.readValues[r].assign(read.begin(), read.end());
+  }
+  return true;
 }
 
 bool MbarrierPhases::strong(int a, int b) {
@@ -221,7 +277,6 @@ bool MbarrierPhases::acquiredBefore(int e, int m, int h) {
   const auto key = std::tuple{e, m, k_.event(h).tags.to_string() + " " + std::to_string(kt[static_cast<std::size_t>(k_.event(h).thread)].cta)};
   if (const auto it = acquired_.find(key); it != acquired_.end()) return it->second;
   const Object& o = objects_.at(m);
-  const std::size_t last = o.values.size() - 1;
   const model::Event& eb = k_.event(e);
   bool all = true, some = false;
   for (const ThreadPath& p : k_.paths(eb.thread)) {
@@ -238,9 +293,9 @@ bool MbarrierPhases::acquiredBefore(int e, int m, int h) {
             const model::Event& ef = k_.event(f);
             if (!isFence(ef, false) || !tailCovers(ef, eb) || !strong(h, f)) return false;
             const auto fence = std::find(p.events.begin(), at, f);
-            return std::any_of(p.events.begin(), fence, [&](int r) { return o.obsWaitReads.count(r) && excluded(p, o, last, r); });
+            return std::any_of(p.events.begin(), fence, [&](int r) { return o.obsWaitReads.count(r) && excluded(p, o, false, r); });
           }) ||
-          excluded(p, o, last + 1, -1);
+          excluded(p, o, true, -1);
   }
   return acquired_[key] = all && some;
 }
@@ -250,7 +305,7 @@ bool MbarrierPhases::acquiredBefore(int e, int m, int h) {
 // that leaves the wait loop without its success marker assumes the wait failed and that the branch on the same
 // result left the loop (no value at all), and a relaxed wait's loop exit assumes its success (only vM, when the
 // condition holds on no earlier value). Other reads take their forced values (an unknown one refutes nothing).
-bool MbarrierPhases::excluded(const ThreadPath& path, const Object& o, std::size_t count, int onlyWait) {
+bool MbarrierPhases::excluded(const ThreadPath& path, const Object& o, bool withLast, int onlyWait) {
   struct Group {
     std::vector<const PathAssumption*> assumptions;
     int token = -1;
@@ -285,19 +340,21 @@ bool MbarrierPhases::excluded(const ThreadPath& path, const Object& o, std::size
     if (!g.usable) continue;
     const int w = wait, token = g.token;
     const auto readName = [w, token](int x) { return x == w ? std::string("W") : x == token ? std::string("A") : "e" + std::to_string(x); };
-    std::string key = std::to_string(count) + ":";
+    std::string key = std::to_string(o.paddr) + (withLast ? "+" : "-") + ":";
     for (const PathAssumption* a : g.assumptions)
       key += (a->holds ? "+" : "-") + model::value::print(a->term, [](int r) { return "r" + std::to_string(r); }, readName) + ";";
     auto it = unsatisfiable_.find(key);
     if (it == unsatisfiable_.end()) {
       bool unsat = true;
-      const std::size_t tokenValues = token >= 0 ? o.values.size() - 1 : 1;
-      for (std::size_t j = 0; unsat && j < count; ++j)
-        for (std::size_t i = 0; unsat && i < tokenValues; ++i)
+      std::vector<std::int64_t> states = o.earlier;
+      if (withLast) states.push_back(o.last);
+      const std::vector<std::int64_t> tokenValues = token >= 0 ? o.readValues.at(token) : std::vector<std::int64_t>{0};
+      for (std::size_t j = 0; unsat && j < states.size(); ++j)
+        for (std::size_t i = 0; unsat && i < tokenValues.size(); ++i)
           unsat = std::any_of(g.assumptions.begin(), g.assumptions.end(), [&](const PathAssumption* a) {
             const auto v = model::value::evaluate(a->term, [&](int x) -> std::optional<std::int64_t> {
-              if (x == w) return o.values[j];
-              if (x == token) return o.values[i];
+              if (x == w) return states[j];
+              if (x == token) return tokenValues[i];
               return values_.readValue(x);
             });
             return v && (*v != 0) != a->holds;
@@ -312,7 +369,17 @@ bool MbarrierPhases::excluded(const ThreadPath& path, const Object& o, std::size
 bool MbarrierPhases::ordered(int a, int b) {
   const model::Event& ea = k_.event(a);
   const model::Event& eb = k_.event(b);
-  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS) || eb.is(Tag::AS)) return false;
+  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread) return false;
+  if (ea.is(Tag::AS)) {
+    // `tracked ; sw-ra ; bc0?`: only the operation's own accesses, and only generic ones towards generic accesses
+    // (ppbc C1; an async-proxy access needs a proxy fence, C3).
+    if (!isMemory(ea) || !ea.is(Tag::GEN) || (isMemory(eb) && !eb.is(Tag::GEN))) return false;
+    for (const auto& [m, o] : objects_)
+      if (const auto it = o.trackedBy.find(a); it != o.trackedBy.end())
+        for (int h : it->second)
+          if (acquiredBefore(b, m, h)) return true;
+    return false;
+  }
   for (const auto& [m, o] : objects_) {
     const auto it = o.heads.find(ea.thread);
     if (it == o.heads.end()) continue;
@@ -326,13 +393,13 @@ std::optional<std::vector<std::int64_t>> MbarrierPhases::arrivalReadValues(int e
   const model::Event& ev = k_.event(e);
   const auto it = ev.paddr >= 0 && ev.is(Tag::R) ? objects_.find(ev.paddr) : objects_.end();
   if (it == objects_.end() || !it->second.tokens.count(e)) return std::nullopt;
-  return std::vector<std::int64_t>(it->second.values.begin(), it->second.values.end() - 1);
+  return it->second.readValues.at(e);
 }
 
 std::optional<std::int64_t> MbarrierPhases::completedValue(int paddr) const {
   const auto it = objects_.find(paddr);
   if (it == objects_.end()) return std::nullopt;
-  return it->second.values.back();
+  return it->second.last;
 }
 
 }  // namespace ptxmm::checker::kernel

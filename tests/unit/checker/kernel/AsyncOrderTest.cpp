@@ -1,0 +1,71 @@
+// KernelValues' order for asynchronous accesses: issue order (an async access follows what its thread did before
+// issuing it, spec §2.2 iss) and, for an access of the async proxy, the proxy fence that proxy-preserved causality
+// needs between a generic write and it (ptx-core.cat C4: a fence.proxy.async of the right state space in the
+// access's CTA, after the write and before the issue). A TMA-store epilogue: producers write a shared tile, fence
+// the async proxy and arrive (release) on an mbarrier; thread 0 waits and bulk-stores the tile.
+#include <catch2/catch.hpp>
+
+#include "KernelTestSupport.hpp"
+
+namespace ptxmm {
+namespace {
+
+using testing::TestLaunch;
+
+std::string idx(const std::string& base, int i) { return base + "_" + std::to_string(i); }
+
+TestLaunch epilogue(const std::string& proxyFence) {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {3, 1, 1};
+  l.init = {"bar_0 @ mbarrier cta 0", "tile_0 @ shared cta 0 = 0", "tile_1 @ shared cta 0 = 0", "out_0 = 0", "out_1 = 0"};
+  l.code = [=](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c;
+    if (t == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar_0], 2");
+    c.push_back("bar.sync 0");
+    if (t > 0) {
+      c.push_back("st.shared.u32 [" + idx("tile", t - 1) + "], " + std::to_string(4 + t));
+      if (!proxyFence.empty()) c.push_back(proxyFence);
+      c.push_back("mbarrier.arrive.release.cta.shared::cta.b64 _, [bar_0]");
+      return c;
+    }
+    for (const auto& s : {"LW:", "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [bar_0], 0", "@!p bra LW"}) c.push_back(s);
+    for (int e = 0; e < 2; ++e)
+      c.push_back("cp.async.bulk.global.shared::cta.bulk_group [" + idx("out", e) + "], [" + idx("tile", e) + "], 4");
+    c.push_back("cp.async.bulk.commit_group");
+    c.push_back("cp.async.bulk.wait_group.read 0");
+    return c;
+  };
+  return l;
+}
+
+TEST_CASE("a generic write reaches a later bulk copy's async-proxy read through a proxy fence in its CTA, without an engine", "[checker][kernel][async]") {
+  const TestLaunch l = epilogue("fence.proxy.async.shared::cta");
+  CHECK_FALSE(testing::wholeLaunchRaces(l));
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 5 && out[1] == 6"};
+  const checker::kernel::KernelResult r = testing::checkLaunch(l, o);
+  CHECK(r.races.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  INFO(r.notes.at(0));
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
+}
+
+TEST_CASE("without a proxy fence, or with one for another state space, the bulk copy's read races with the write", "[checker][kernel][async]") {
+  for (const std::string fence : {"", "fence.proxy.async.global"}) {
+    INFO("fence: " << fence);
+    const TestLaunch l = epilogue(fence);
+    CHECK(testing::wholeLaunchRaces(l));
+    const checker::kernel::KernelResult r = testing::checkLaunch(l);
+    CHECK(testing::raceTexts(r) ==
+          std::set<std::string>{"cp.async.bulk.global.shared::cta.bulk_group [out_0], [tile_0], 4 / st.shared.u32 [tile_0], 5: different proxies",
+                                "cp.async.bulk.global.shared::cta.bulk_group [out_1], [tile_1], 4 / st.shared.u32 [tile_1], 6: different proxies"});
+    CHECK(r.unknowns.empty());
+  }
+}
+
+}  // namespace
+}  // namespace ptxmm
