@@ -64,6 +64,8 @@ bool isFence(const model::Event& e, bool release) {
 
 bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
 
+bool isAtomic(const frontend::Instruction& in) { return in.op == frontend::Opcode::Atom || in.op == frontend::Opcode::Red; }
+
 // Whether release head h orders event a po-before it (into-restr for restricted fences).
 bool headCovers(const model::Event& h, const model::Event& a) {
   if (!h.is(Tag::RSTR)) return true;
@@ -91,7 +93,8 @@ MbarrierPhases::MbarrierPhases(const KernelGraph& kernel, const BarrierPhases& p
     if (ev.thread >= 0 && isFence(ev, true)) releaseFences_[ev.thread].push_back(static_cast<int>(e));
     if (ev.thread < 0 || ev.paddr < 0 || !(ev.is(Tag::R) || ev.is(Tag::W))) continue;
     byLocation[ev.paddr].push_back(static_cast<int>(e));
-    if (ev.is(Tag::MB)) mbarriers.insert(ev.paddr);
+    // An mbarrier, or a word used as one: atomics on it and reads of it only (a counter barrier).
+    if (ev.is(Tag::MB) || (ev.is(Tag::W) && isAtomic(k_.instruction(static_cast<int>(e))))) mbarriers.insert(ev.paddr);
   }
   for (const auto* list : {&g.aint, &g.adone})
     for (const auto& [x, y] : *list) asyncBefore_[y].push_back(x);
@@ -104,7 +107,26 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
   o.paddr = m;
   int init = -1;
   std::vector<int> waits;
-  for (int e : events) {
+  if (values_.mixed(m)) return;  // accesses of other sizes overlap the word
+  const bool mbarrier = g.events[static_cast<std::size_t>(events.front())].is(Tag::MB);
+  if (!mbarrier) {
+    // A counter barrier starts from the launch's initial value and is only ever updated by atomics.
+    init = values_.writesOf(m).front();
+    for (int e : events) {
+      const model::Event& ev = g.events[static_cast<std::size_t>(e)];
+      const frontend::Instruction& in = k_.instruction(e);
+      if (ev.is(Tag::MB) || ev.existsIf || ev.is(Tag::AS) || (ev.is(Tag::W) && !isAtomic(in))) return;
+      if (!isAtomic(in)) {
+        waits.push_back(e);
+      } else if (ev.is(Tag::W)) {
+        const model::Event& r = k_.event(e - 1);
+        if (!r.is(Tag::R) || r.node != ev.node || r.paddr != m || r.existsIf || !surely_(e)) return;
+        o.ops.push_back(e);
+      }
+    }
+    if (o.ops.empty() || o.ops.size() > kMaxArrivals || waits.empty()) return;
+  }
+  for (int e : mbarrier ? events : std::vector<int>{}) {
     const model::Event& ev = g.events[static_cast<std::size_t>(e)];
     if (!ev.is(Tag::MB)) return;  // the word is also read or written as plain memory
     if (ev.is(Tag::MBINIT)) {
@@ -128,7 +150,7 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
       o.ops.push_back(e);
     }
   }
-  if (init < 0 || !surely_(init) || o.ops.empty() || o.ops.size() > kMaxArrivals) return;
+  if (init < 0 || (mbarrier && !surely_(init)) || o.ops.empty() || o.ops.size() > kMaxArrivals) return;
   for (int e : events)
     if (e != init && !values_.before(init, e)) return;
   if (!chainStates(o, init)) return;
@@ -146,6 +168,7 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
     if (k_.event(r).is(Tag::RED) || !std::all_of(o.ops.begin(), o.ops.end(), [&](int a) { return strong(a, r); }))
       continue;
     o.obsWaitReads.insert(r);
+    if (!mbarrier) continue;
     const model::Event& ok = k_.event(r + 1);
     if (!ok.is(Tag::MBOK) || ok.node != k_.event(r).node || !ok.existsIf || !ok.is(Tag::ACQ)) continue;
     const model::ValuePtr done = resolveRegisters(g.threads[static_cast<std::size_t>(ok.thread)], ok.existsIf);
@@ -288,6 +311,11 @@ bool MbarrierPhases::acquiredBefore(int e, int m, int h) {
     // wait read the path forces to vM (ap3, acq-restr); or the path is not feasible at all.
     all = std::any_of(p.events.begin(), at, [&](int x) {
             return std::binary_search(o.completions.begin(), o.completions.end(), x) && strong(h, x);
+          }) ||
+          std::any_of(p.events.begin(), at, [&](int r) {  // an acquire read the path forces to vN (ap1)
+            const model::Event& er = k_.event(r);
+            return o.obsWaitReads.count(r) && !er.is(Tag::MB) && (er.is(Tag::ACQ) || er.is(Tag::ACQ_REL)) && strong(h, r) &&
+                   excluded(p, o, false, r);
           }) ||
           std::any_of(p.events.begin(), at, [&](int f) {
             const model::Event& ef = k_.event(f);

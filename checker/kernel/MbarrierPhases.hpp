@@ -23,6 +23,11 @@
 //   * acquire tails: the success marker of an acquire wait that succeeds only on vN (ap4), or an acquire fence
 //     po-after a wait read that the path's own conditions force to vN (ap3: the relaxed try_wait loop, then
 //     fence.acquire).
+// A word used as an mbarrier is one too (a counter barrier, cg::this_grid().sync()): its writes are the launch's
+// initial value and atomics executed in every execution (no mbarrier.init: the initial write precedes everything),
+// and its reads poll it; a poll is then also an acquire tail itself when it is an acquire load the path's
+// conditions force to vN (ap1: `atom.add.release.gpu` by every block, then `ld.acquire.gpu` until bit 31 flips
+// against the value its own add returned, the state token).
 // Everything po-before a head is then in base causality order before everything po-after a tail on every path
 // (sw_ra; bc ⊇ po ; sw ; po). Restricted fences (spec §4.10, ptx-core.cat rel-restr/acq-restr) are heads and
 // tails too, for what they cover only and without cumulativity, which a single sw step between a head's own

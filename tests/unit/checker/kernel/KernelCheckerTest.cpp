@@ -12,7 +12,8 @@ using testing::TestLaunch;
 
 namespace {
 
-std::string idx(const std::string& base, int i) { return base + "_" + std::to_string(i); }
+using testing::checkDecidedWithoutEngine;
+using testing::idx;
 
 // An 8-thread tree reduction of s into out_0 (values 1..8), with or without the barrier after the first store.
 TestLaunch reduction(bool firstBarrier) {
@@ -207,18 +208,6 @@ TestLaunch mbarrierHandOff(const std::string& arriveSem, const std::string& wait
     return c;
   };
   return l;
-}
-
-// A launch the static rules decide whole: race-free, no hang, nothing undecided, its one assertion holds, and no
-// engine run.
-void checkDecidedWithoutEngine(const KernelResult& r) {
-  CHECK(r.races.empty());
-  CHECK(r.hangs.empty());
-  CHECK(r.unknowns.empty());
-  REQUIRE(r.assertions.size() == 1);
-  CHECK(r.assertions[0].holds == true);
-  INFO(r.notes.at(0));
-  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
 }
 
 TEST_CASE("relaxed mbarrier arrivals order nothing: the hand-off races (the static rule must not apply)", "[checker][kernel][mbarrier]") {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "checker/TestRunner.hpp"
 #include "checker/kernel/KernelChecker.hpp"
 #include "checker/kernel/SliceBuilder.hpp"
@@ -86,6 +88,21 @@ inline frontend::KernelProgram makeKernel(const TestLaunch& launch) {
 inline checker::kernel::KernelResult checkLaunch(const TestLaunch& launch, checker::kernel::KernelOptions options = {}) {
   const frontend::KernelProgram kp = makeKernel(launch);
   return checker::kernel::checkKernel(ptxModel(), kp, options);
+}
+
+/// The litmus name of element i of an array: idx("out", 3) is "out_3".
+inline std::string idx(const std::string& base, int i) { return base + "_" + std::to_string(i); }
+
+/// Checks that the static rules decide a launch whole: race-free, no hang, nothing undecided, its one assertion
+/// holds, and no engine run.
+inline void checkDecidedWithoutEngine(const checker::kernel::KernelResult& r) {
+  CHECK(r.races.empty());
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  INFO(r.notes.at(0));
+  CHECK(r.notes.at(0).find("0 slices run") != std::string::npos);
 }
 
 /// Whether the engine finds a race on the whole (small) launch: the reference the static rules are checked
