@@ -190,30 +190,50 @@ class Walker {
     out_.push_back(std::move(s.path));
   }
 
-  // An iteration that went back to its loop head without an observable effect (SpinLoops.hpp).
-  bool unobservableIteration(const State& s, int loop) const {
+  // When the iteration of `loop` going back to its head here is unobservable (SpinLoops.hpp): null when never,
+  // the constant 1 when always, otherwise a term over reads — its write-back candidates wrote what they read.
+  ValuePtr unobservableIteration(const State& s, int loop) const {
     const auto& info = t_.loops[static_cast<std::size_t>(loop)];
-    for (std::size_t i = s.iterEventStart[static_cast<std::size_t>(loop)]; i < s.path.events.size(); ++i)
-      if (observableEvent(g_, s.path.events[i])) return false;
     for (std::size_t i = s.iterAssignStart[static_cast<std::size_t>(loop)]; i < s.assignLog.size(); ++i)
-      if (observableAssignment(info, s.assignLog[i])) return false;
-    return true;
+      if (observableAssignment(info, s.assignLog[i])) return nullptr;
+    ValuePtr when = value::constant(1);
+    for (std::size_t i = s.iterEventStart[static_cast<std::size_t>(loop)]; i < s.path.events.size(); ++i) {
+      const int e = s.path.events[i];
+      if (!observableEvent(g_, e)) continue;
+      if (!writeBackCandidate(g_, e)) return nullptr;
+      const auto written = std::find_if(s.path.writeValues.rbegin(), s.path.writeValues.rend(),
+                                        [&](const auto& wv) { return wv.first == e; });
+      const ValuePtr same = value::apply(model::ValueOp::Eq, {written->second, value::read(rmwRead(g_, e))});
+      when = isConstant(when) ? same : value::apply(model::ValueOp::LAnd, {when, same});
+      if (isConstant(when) && when->constant == 0) return nullptr;
+    }
+    return when;
   }
 
-  // Ends the path, or continues it at the edge's target (pushed, so the walk never nests).
-  // A dropped iteration is also the one a stuck thread repeats forever, its reads polling the co-latest writes.
+  // The path repeats the unobservable iteration of `loop` that ends here: dropped, or (liveness) a thread that
+  // repeats it forever, its reads polling the co-latest writes.
+  void repeatForever(State s, int loop) {
+    if (!options_.stuck) return;
+    const std::size_t from = s.iterEventStart[static_cast<std::size_t>(loop)];
+    for (std::size_t i = from; i < s.path.events.size(); ++i)
+      if (g_.events[static_cast<std::size_t>(s.path.events[i])].is(model::Tag::R)) s.path.polls.push_back(s.path.events[i]);
+    s.path.stuckLoop = loop;
+    s.path.stuckFrom = from;
+    emit(std::move(s), PathEnd::Spin);
+  }
+
+  // Ends the path, or continues it at the edge's target (pushed, so the walk never nests). An iteration that is
+  // unobservable only for some values forks: the path that assumes it wrote back what it read repeats it, the
+  // other goes on.
   void follow(const Edge& edge, State s) {
-    if (edge.backEdgeOf >= 0 && unobservableIteration(s, edge.backEdgeOf)) {
-      if (options_.stuck) {
-        const std::size_t from = s.iterEventStart[static_cast<std::size_t>(edge.backEdgeOf)];
-        for (std::size_t i = from; i < s.path.events.size(); ++i)
-          if (g_.events[static_cast<std::size_t>(s.path.events[i])].is(model::Tag::R)) s.path.polls.push_back(s.path.events[i]);
-        s.path.stuckLoop = edge.backEdgeOf;
-        s.path.stuckFrom = from;
-        emit(std::move(s), PathEnd::Spin);
+    if (edge.backEdgeOf >= 0)
+      if (const ValuePtr quiet = unobservableIteration(s, edge.backEdgeOf)) {
+        if (isConstant(quiet)) return repeatForever(std::move(s), edge.backEdgeOf);
+        State repeats = s;
+        assume(repeats, quiet, true, false);
+        repeatForever(std::move(repeats), edge.backEdgeOf);
+        assume(s, quiet, false, false);
       }
-      return;
-    }
     if (edge.target == Edge::kBound || edge.target == Edge::kEnd) {
       if (edge.target == Edge::kBound) s.path.boundLoop = edge.backEdgeOf;
       emit(std::move(s), edge.target == Edge::kBound ? PathEnd::Bound : PathEnd::Exit);

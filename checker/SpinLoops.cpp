@@ -13,9 +13,30 @@ namespace value = model::value;
 constexpr std::int64_t kSamples[] = {0, 1, 2, 3, 42, 1000, 123456789, 0x7fffffff, 0x123456789a,
                                      -1, -2, -42, -123456789, -0x7fffffff - 1, -0x123456789a};
 
-// The read half of the read-modify-write whose write half is `w`: the read just before it in the same node, at
-// the same location.
-int rmwRead(const model::EventGraph& g, const model::Event& w, int event) {
+// The width a kernel's typed atomic wraps its result to (InstructionSemantics: `(v << k) >> k` with k = 64 -
+// width), or 64 for an untyped litmus atomic. Its read half returns canonical values of that width only (the
+// kernel reader's contract), so only those are tried: a wrapped `atom.add.u32 0` is the identity on them.
+int wrapWidth(const model::ValuePtr& v) {
+  if (v->op != model::ValueOp::Shr || v->args[0]->op != model::ValueOp::Shl) return 64;
+  const auto& k = v->args[1];
+  const auto& inner = v->args[0]->args[1];
+  if (k->op != model::ValueOp::Const || inner->op != model::ValueOp::Const || k->constant != inner->constant) return 64;
+  return k->constant > 0 && k->constant < 64 ? static_cast<int>(64 - k->constant) : 64;
+}
+
+// x as a canonical `width`-bit value: its low bits, sign-extended.
+std::int64_t canonical(std::int64_t x, int width) {
+  if (width >= 64) return x;
+  const auto shift = static_cast<unsigned>(64 - width);
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << shift) >> shift;
+}
+
+}  // namespace
+
+int rmwRead(const model::EventGraph& g, int event) {
+  const model::Event& w = g.events[static_cast<std::size_t>(event)];
+  if (!w.is(model::Tag::W) || w.thread < 0) return -1;
+  // The read just before the write in the same node, at the same location.
   const auto& node = g.threads[static_cast<std::size_t>(w.thread)].nodes[static_cast<std::size_t>(w.node)];
   const auto at = std::find(node.events.begin(), node.events.end(), event);
   if (at == node.events.begin() || at == node.events.end()) return -1;
@@ -23,13 +44,12 @@ int rmwRead(const model::EventGraph& g, const model::Event& w, int event) {
   return r.is(model::Tag::R) && r.paddr == w.paddr ? *(at - 1) : -1;
 }
 
-}  // namespace
-
 bool unchangingWrite(const model::EventGraph& g, int event) {
   const model::Event& w = g.events[static_cast<std::size_t>(event)];
-  if (!w.is(model::Tag::W) || w.thread < 0 || !w.value) return false;
-  const int read = rmwRead(g, w, event);
+  if (!w.value) return false;
+  const int read = rmwRead(g, event);
   if (read < 0) return false;
+  const int width = wrapWidth(w.value);
   const std::size_t regs = g.threads[static_cast<std::size_t>(w.thread)].registers.size();
   const std::size_t n = std::size(kSamples);
   // Register assignments: all alike, and spread over the samples.
@@ -43,7 +63,8 @@ bool unchangingWrite(const model::EventGraph& g, int event) {
     if (happens && happens->op == model::ValueOp::Eq)
       for (const auto& side : happens->args)
         if (auto c = value::evaluate(side, [](int) { return std::optional<std::int64_t>(); })) tries.push_back(*c);
-    for (std::int64_t x : tries) {
+    for (std::int64_t sample : tries) {
+      const std::int64_t x = canonical(sample, width);
       auto readValue = [&](int e) { return e == read ? std::optional(x) : std::nullopt; };
       if (happens) {
         const auto h = value::evaluate(happens, readValue);
@@ -61,6 +82,11 @@ bool observableEvent(const model::EventGraph& g, int event) {
   const model::Event& e = g.events[static_cast<std::size_t>(event)];
   if (e.is(model::Tag::BA) || e.is(model::Tag::BW)) return true;
   return e.is(model::Tag::W) && !unchangingWrite(g, event);
+}
+
+bool writeBackCandidate(const model::EventGraph& g, int event) {
+  const model::Event& e = g.events[static_cast<std::size_t>(event)];
+  return !e.is(model::Tag::BA) && !e.is(model::Tag::BW) && e.value && rmwRead(g, event) >= 0 && !unchangingWrite(g, event);
 }
 
 bool observableAssignment(const model::LoopInfo& loop, int reg) {

@@ -278,7 +278,8 @@ void ProgramEncoding::encodeThread(int t) {
     }
 
     // The iteration of loop L that ends at this node: the nodes of the same iteration of L and of every loop
-    // around L. It is unobservable if none of its executed nodes does anything observable (SpinLoops.hpp).
+    // around L. It is unobservable if none of its executed nodes does anything observable (SpinLoops.hpp); a
+    // write-back candidate is not, in an execution where it writes the value its read half read.
     auto unobservable = [&](int loop) {
       const auto& info = tg.loops[static_cast<std::size_t>(loop)];
       z3::expr pure = ctx_.bool_val(true);
@@ -294,8 +295,11 @@ void ProgramEncoding::encodeThread(int t) {
         bool assignsLive = false;
         for (const auto& [reg, t2] : other.assigns) assignsLive |= observableAssignment(info, reg);
         z3::expr clean = ctx_.bool_val(!assignsLive);
-        for (int e : other.events)
-          if (observableEvent(graph_, e)) clean = clean && !events_.at(static_cast<std::size_t>(e));
+        for (int e : other.events) {
+          if (!observableEvent(graph_, e)) continue;
+          const z3::expr quiet = writeBackCandidate(graph_, e) ? valueOf(e) == valueOf(rmwRead(graph_, e)) : ctx_.bool_val(false);
+          clean = clean && (!events_.at(static_cast<std::size_t>(e)) || quiet);
+        }
         pure = pure && (!exec[q] || clean);
       }
       return pure;

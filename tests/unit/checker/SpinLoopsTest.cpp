@@ -1,6 +1,8 @@
 // The spin-loop rule both engines apply (SpinLoops.hpp): writes that can change memory and barrier arrivals or
 // waits make a loop iteration observable, RMW polls that write back what they read do not, an assignment to a
-// register live at the loop's head does; and the two engines agree on a loop that writes nothing, one that writes, and one that counts its iterations.
+// register live at the loop's head does, a kernel's typed atomic that wraps its result is judged on values of its
+// width; and the two engines agree on a loop that writes nothing, one that writes, one that counts its iterations,
+// and loops whose RMW writes back what it read only for some values.
 #include <catch2/catch.hpp>
 
 #include "checker/Differential.hpp"
@@ -24,7 +26,32 @@ std::vector<bool> observableWrites(const std::string& code) {
   return out;
 }
 
+// A one-thread test with `code` on location x, unrolled.
+model::EventGraph graphOf(const std::string& code) {
+  const std::string text = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n " + code + " ;\nexists (x == 0)\n";
+  return frontend::unroll(frontend::parseLitmus(text, "t.litmus"), {2});
+}
+
+const int firstWrite = 2;  // the initial write of x, then the code's first two events: an RMW's read and write
+
 }  // namespace
+
+TEST_CASE("a kernel's typed atomic that wraps to 32 bits and adds 0 leaves memory unchanged", "[checker][spin]") {
+  // The kernel reader gives `atom.add.u32 r, [x], 0` the value ((old + 0) << 32) >> 32: the identity on the
+  // canonical 32-bit values its read returns, not on a 64-bit sample such as 0x123456789a.
+  namespace value = model::value;
+  auto graph = graphOf("atom.relaxed.gpu.add r0, x, 0");
+  const model::ValuePtr old = graph.events[firstWrite].value;
+  auto wrap = [](const model::ValuePtr& v, int k) {
+    return value::apply(model::ValueOp::Shr, {value::apply(model::ValueOp::Shl, {v, value::constant(k)}), value::constant(k)});
+  };
+  graph.events[firstWrite].value = wrap(old, 32);
+  CHECK(checker::unchangingWrite(graph, firstWrite));
+  CHECK_FALSE(checker::observableEvent(graph, firstWrite));
+  // Adding 1 still changes it.
+  graph.events[firstWrite].value = wrap(value::apply(model::ValueOp::Add, {old, value::constant(1)}), 32);
+  CHECK_FALSE(checker::unchangingWrite(graph, firstWrite));
+}
 
 TEST_CASE("what makes a loop iteration observable", "[checker][spin]") {
   CHECK(observableWrites("st.relaxed.gpu x, 1") == std::vector<bool>{true});
@@ -36,6 +63,12 @@ TEST_CASE("what makes a loop iteration observable", "[checker][spin]") {
   CHECK(observableWrites("atom.relaxed.gpu.cas r0, x, 0, 1") == std::vector<bool>{true});
   CHECK(observableWrites("atom.relaxed.gpu.exch r0, x, 0") == std::vector<bool>{true});
   CHECK(observableWrites("atom.relaxed.gpu.max r0, x, 0") == std::vector<bool>{true});  // not on negative values
+  // Writes that leave memory unchanged only for some read values are write-back candidates: the engines test
+  // `written == read` per execution.
+  CHECK_FALSE(checker::writeBackCandidate(graphOf("atom.relaxed.gpu.add r0, x, 0"), firstWrite));
+  CHECK(checker::writeBackCandidate(graphOf("atom.relaxed.gpu.exch r0, x, 1"), firstWrite));
+  CHECK(checker::writeBackCandidate(graphOf("atom.relaxed.gpu.max r0, x, 0"), firstWrite));
+  CHECK_FALSE(checker::writeBackCandidate(graphOf("st.relaxed.gpu x, 1"), firstWrite));
   model::LoopInfo loop;
   loop.liveAtHeader = {2};
   CHECK(checker::observableAssignment(loop, 2));
@@ -47,6 +80,9 @@ TEST_CASE("the engines agree on spin loops that write, count or only read", "[ch
       " LC: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r0, x | ;\n beq r0, 0, LC | ;\n",
       " LC: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r0, x | ;\n st.relaxed.gpu y, 1 | ;\n beq r0, 0, LC | ;\n",
       " LC: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r0, x | ;\n add r1, r1, 1 | ;\n beq r0, 0, LC | ;\n",
+      // Write-back candidates: exch of the value a load read, a max that changes only negative values.
+      " LC: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r1, x | ;\n atom.relaxed.gpu.exch r0, x, r1 | ;\n beq r0, 0, LC | ;\n",
+      " LC: | st.relaxed.gpu x, 1 ;\n atom.relaxed.gpu.max r0, x, 0 | ;\n beq r0, 0, LC | ;\n",
   };
   for (const char* code : body) {
     const std::string text = std::string("PTX spin\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n") + code +

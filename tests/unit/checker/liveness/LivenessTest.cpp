@@ -1,8 +1,8 @@
 // The liveness check (checker/liveness/Liveness.hpp) on small tests: each kind of hang is found with its stuck
 // threads and lines, its fixed sibling terminates, the progress model decides the unscheduled-producer shape,
 // memory fairness lets a spinning poll see the co-latest write it is morally strong with (and only that one),
-// RMW polls are awaits, and a loop the bound cuts short leaves the verdict UNKNOWN; the Z3 engine's own liveness
-// check agrees on every one.
+// RMW polls are awaits (also those that write back only the value they fail on; an add/sub pair is not), and a
+// loop the bound cuts short leaves the verdict UNKNOWN; the Z3 engine's own liveness check agrees on every one.
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -39,6 +39,21 @@ LivenessResult check(const std::string& threads, const std::string& body, const 
 
 const std::string twoCtas = " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;";
 const std::string oneCta = " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;";
+
+// P0's poll `body` (P1's column says WRITER) hangs when P1 writes x, and terminates when P1 writes flag=1.
+void hangsUntilFlagWritten(const std::string& body) {
+  auto with = [&](const std::string& writer) {
+    std::string b = body;
+    b.replace(b.find("WRITER"), 6, writer);
+    return check(twoCtas, b);
+  };
+  const auto hang = with("st.relaxed.gpu x, 1");
+  CHECK(hang.decided);
+  CHECK_FALSE(hang.terminates);
+  const auto ok = with("st.relaxed.gpu flag, 1");
+  CHECK(ok.decided);
+  CHECK(ok.terminates);
+}
 
 }  // namespace
 
@@ -139,22 +154,44 @@ TEST_CASE("the progress model decides a consumer that waits for an unscheduled p
 }
 
 TEST_CASE("RMW polls are awaits", "[liveness][spin]") {
-  const std::string poll = " LC00: | WRITER ;\n atom.relaxed.gpu.add r0, flag, 0 | ;\n beq r0, 0, LC00 | ;\n";
-  auto with = [&](const std::string& writer) {
-    std::string b = poll;
-    b.replace(b.find("WRITER"), 6, writer);
-    return check(twoCtas, b);
-  };
-  const auto hang = with("st.relaxed.gpu x, 1");
-  CHECK(hang.decided);
-  CHECK_FALSE(hang.terminates);
-  const auto ok = with("st.relaxed.gpu flag, 1");
-  CHECK(ok.decided);
-  CHECK(ok.terminates);
+  hangsUntilFlagWritten(" LC00: | WRITER ;\n atom.relaxed.gpu.add r0, flag, 0 | ;\n beq r0, 0, LC00 | ;\n");
   // A compare-and-swap of 0 for 0 leaves memory unchanged too.
   const auto cas = check(twoCtas, " LC00: | st.relaxed.gpu flag, 1 ;\n atom.relaxed.gpu.cas r0, flag, 0, 0 | ;\n beq r0, 0, LC00 | ;\n");
   CHECK(cas.decided);
   CHECK(cas.terminates);
+}
+
+TEST_CASE("RMW polls that write back the value they fail on are awaits", "[liveness][spin]") {
+  // A test-and-set lock: an iteration that reads 1 writes 1 back. Held and never released, it hangs; released by
+  // the lower-id thread, it terminates under fair, hsa and lobe but not obe (the releaser need not start).
+  const std::string lock = " LC10: | st.relaxed.gpu x, 1 ;\n atom.acquire.gpu.exch r0, y, 1 | ;\n bne r0, 0, LC10 | ;\n";
+  const std::string held = "PTX t\n{ x=0; y=1; }\n" + twoCtas + "\n" + lock + "exists (x == 0)\n";
+  for (const auto& r : bothEngines(held)) {
+    CHECK(r.decided);
+    CHECK_FALSE(r.terminates);
+    REQUIRE(r.hangs.size() == 1);
+    CHECK(r.hangs[0].threads[0].detail.find("y=1") != std::string::npos);
+  }
+  const std::string handOff = "PTX t\n{ x=0; y=1; }\n" + twoCtas + "\n st.release.gpu y, 0 | LC10: ;\n"
+                              " | atom.acquire.gpu.exch r0, y, 1 ;\n | bne r0, 0, LC10 ;\nexists (x == 0)\n";
+  for (const char* progress : {"fair", "hsa", "lobe"})
+    for (const auto& r : bothEngines(handOff, progress)) {
+      INFO(progress);
+      CHECK(r.decided);
+      CHECK(r.terminates);
+    }
+  for (const auto& r : bothEngines(handOff, "obe")) CHECK_FALSE(r.terminates);
+  // The exch of the value a load just read: unchanged memory exactly when both read the same value.
+  hangsUntilFlagWritten(" LC00: | WRITER ;\n ld.relaxed.gpu r1, flag | ;\n atom.relaxed.gpu.exch r0, flag, r1 | ;\n beq r0, 0, LC00 | ;\n");
+}
+
+TEST_CASE("an add and a sub that cancel out are not an await: the value between them is visible", "[liveness][spin]") {
+  // Another thread can read flag=1 between P0's add and sub, so the iteration is observable: unrolled, and a
+  // candidate stuck execution beyond the bound leaves the verdict UNKNOWN.
+  const auto r = check(twoCtas, " LC00: | st.relaxed.gpu x, 1 ;\n atom.relaxed.gpu.add r0, flag, 1 | ;\n"
+                                " atom.relaxed.gpu.sub r1, flag, 1 | ;\n beq r0, 0, LC00 | ;\n");
+  CHECK_FALSE(r.decided);
+  CHECK(r.reason.find("raise --unroll") != std::string::npos);
 }
 
 TEST_CASE("a loop the unrolling bound cuts short leaves liveness UNKNOWN", "[liveness]") {
