@@ -11,7 +11,7 @@
 
 #include "checker/ExecutionSearch.hpp"
 #include "checker/liveness/ClusterExitGap.hpp"
-#include "model/MbarrierLayout.hpp"
+#include "checker/liveness/HangText.hpp"
 
 namespace ptxmm::checker::liveness {
 namespace {
@@ -32,8 +32,6 @@ ThreadStatus statusOf(const ThreadPath& p) {
 }
 
 bool stuck(const ThreadPath& p) { return p.end == PathEnd::Barrier || p.end == PathEnd::Spin || p.end == PathEnd::Await; }
-
-std::string at(const model::SourcePos& pos) { return pos.file + ":" + std::to_string(pos.line); }
 
 class Search {
  public:
@@ -103,8 +101,9 @@ class Search {
     if (visibleDef_ >= 0)
       if (const auto* m = std::get_if<model::BitMatrix>(&search_.evaluator().definition(static_cast<std::size_t>(visibleDef_))))
         visible = *m;
-    hidden_.clear();
-    for (const ThreadPath* p : x.paths()) {
+    hidden_.assign(x.paths().size(), {});
+    for (std::size_t t = 0; t < x.paths().size(); ++t) {
+      const ThreadPath* p = x.paths()[t];
       if (p->polls.empty()) continue;
       std::set<std::size_t> own;
       for (std::size_t i = p->stuckFrom; i < p->events.size() && p->end == PathEnd::Spin; ++i) own.insert(*x.local(p->events[i]));
@@ -113,7 +112,7 @@ class Search {
         for (std::size_t later = 0; later < x.size(); ++later) {
           if (!co.test(w, later) || own.count(later)) continue;
           if (!visible || visible->test(later, *x.local(r))) return false;
-          hidden_.push_back(later);
+          hidden_[t].push_back(later);
         }
       }
     }
@@ -121,17 +120,10 @@ class Search {
   }
 
   // Why a stuck poll need not see the later writes fair() let it miss, in words (empty when there are none).
-  std::string hiddenText(const Execution& x) const {
-    std::string out;
-    std::set<std::size_t> seen;
-    for (std::size_t w : hidden_) {
-      if (!seen.insert(w).second) continue;
-      const auto& e = g_.events[static_cast<std::size_t>(x.global(w))];
-      out += std::string(out.empty() ? "" : "; ") + g_.threads[static_cast<std::size_t>(e.thread)].name + "'s " + e.label +
-             " at " + at(e.pos) + " is not eventually visible to it (the model's " + kEventuallyVisible +
-             ": not morally strong with the poll — weak, or out of its scope)";
-    }
-    return out;
+  std::string hiddenText(const Execution& x, std::size_t thread) const {
+    std::vector<int> writes;
+    for (std::size_t w : hidden_[thread]) writes.push_back(x.global(w));
+    return hiddenWritesText(g_, writes);
   }
 
   void consistent(const Execution& x, bool thinAir, const std::vector<DivergentRelease>& divergent) {
@@ -154,32 +146,11 @@ class Search {
     record(stuckHang(x));
   }
 
-  // The last event of a path, for a thread that stops: where it stopped.
-  StuckThread stoppedThread(std::size_t t, const ThreadPath& p) const {
-    StuckThread s{g_.threads[t].name, "not-scheduled", "", {}, ""};
-    if (!p.started || p.events.empty()) {
-      s.detail = "never scheduled";
-      return s;
-    }
-    const auto& e = g_.events[static_cast<std::size_t>(p.events.back())];
-    s.instruction = e.label;
-    s.pos = e.pos;
-    s.detail = "not scheduled again after this instruction";
-    return s;
-  }
-
   // The values a thread's polls keep reading, as "flag=0".
   std::string pollText(const Execution& x, const ThreadPath& p) const {
-    std::string out;
-    std::set<std::string> seen;
-    for (int r : p.polls) {
-      const auto& e = g_.events[static_cast<std::size_t>(r)];
-      const auto v = x.value(*x.local(r));
-      const std::string value = !v ? "?" : e.is(Tag::MB) ? model::mbar::describe(*v) : std::to_string(*v);
-      const std::string item = g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + value;
-      if (seen.insert(item).second) out += (out.empty() ? "" : ", ") + item;
-    }
-    return out;
+    std::vector<std::string> items;
+    for (int r : p.polls) items.push_back(pollItem(g_, r, x.value(*x.local(r))));
+    return joinItems(items);
   }
 
   Hang stuckHang(const Execution& x) const {
@@ -198,7 +169,7 @@ class Search {
         }
         case PathEnd::Await: {
           const auto& e = g_.events[static_cast<std::size_t>(p.stuckEvent)];
-          const std::string hidden = hiddenText(x);
+          const std::string hidden = hiddenText(x, t);
           h.threads.push_back({name, "await", e.label, e.pos,
                                "its wait never succeeds: reads " + pollText(x, p) + " forever" + (hidden.empty() ? "" : ": " + hidden)});
           kinds.insert(e.is(Tag::CB) ? "cluster-barrier" : "await");
@@ -209,14 +180,16 @@ class Search {
           bool mbarrier = !p.polls.empty();
           for (int r : p.polls) mbarrier &= g_.events[static_cast<std::size_t>(r)].is(Tag::MB);
           const auto& first = g_.events[static_cast<std::size_t>(p.polls.empty() ? p.events.back() : p.polls.front())];
-          const std::string hidden = hiddenText(x);
+          const std::string hidden = hiddenText(x, t);
           h.threads.push_back({name, "spin", first.label, loop.pos,
                                "the loop reads " + (p.polls.empty() ? std::string("nothing that changes") : pollText(x, p)) +
                                    " forever and never exits" + (hidden.empty() ? "" : ": " + hidden)});
           kinds.insert(mbarrier ? "mbarrier" : "spin");
           break;
         }
-        case PathEnd::Stopped: h.threads.push_back(stoppedThread(t, p)); break;
+        case PathEnd::Stopped:
+          h.threads.push_back(stoppedThread(g_, static_cast<int>(t), !p.started || p.events.empty() ? -1 : p.events.back()));
+          break;
         case PathEnd::Exit:
         case PathEnd::Bound: break;
       }
@@ -240,9 +213,7 @@ class Search {
   }
 
   void record(Hang h) {
-    std::string key = h.kind;
-    for (const auto& s : h.threads) key += "|" + s.thread + s.how + at(s.pos) + s.instruction;
-    if (seen_.insert(key).second) result_.hangs.push_back(std::move(h));
+    if (seen_.insert(patternKey(h)).second) result_.hangs.push_back(std::move(h));
   }
 
   const model::EventGraph& g_;
@@ -252,7 +223,7 @@ class Search {
   std::set<std::string> seen_;
   bool aligned_ = false;
   int visibleDef_ = -1;             // the model's eventually-visible definition, if it has one
-  std::vector<std::size_t> hidden_;  // fair(): co-later writes a poll need not see (execution-local ids)
+  std::vector<std::vector<std::size_t>> hidden_;  // fair(), per thread: co-later writes its polls need not see (local ids)
 };
 
 }  // namespace

@@ -8,9 +8,9 @@
 #include <variant>
 
 #include "checker/liveness/ClusterExitGap.hpp"
+#include "checker/liveness/HangText.hpp"
 #include "checker/z3/ModelEncoding.hpp"
 #include "checker/z3/ProgramEncoding.hpp"
-#include "model/MbarrierLayout.hpp"
 
 namespace ptxmm::checker::z3enc {
 namespace {
@@ -24,6 +24,9 @@ z3::expr anyOf(z3::context& ctx, const std::vector<z3::expr>& xs) {
   for (const auto& x : xs) out = out || x;
   return out;
 }
+
+// At most this many stuck patterns are listed (each costs one more solver call); the verdict does not depend on it.
+constexpr std::size_t kMaxPatterns = 16;
 
 class LivenessQuery {
  public:
@@ -75,7 +78,17 @@ class LivenessQuery {
       // The explicit search's order: divergence, hangs, then what leaves the verdict open.
       if (auto m = solve(program.divergent() && !thinAir && (allExit || candidate)))
         result_.hangs.push_back(divergentHang());
-      if (auto m = solve(admitted && anyStuck && !anyBound && !thinAir)) result_.hangs.push_back(stuckHang(program, *m));
+      // Every stuck pattern, as the explicit search lists them: each one found is excluded from the next query.
+      z3::expr query = admitted && anyStuck && !anyBound && !thinAir;
+      std::set<std::string> seen;
+      for (std::size_t found = 0; found < kMaxPatterns; ++found) {
+        if (found > 0 && deadline.bounded() && deadline.secondsLeft() <= 0) break;  // listing more is optional
+        const auto m = solve(query);
+        if (!m) break;
+        Hang h = stuckHang(program, *m);
+        query = query && !samePattern(program, *m);
+        if (seen.insert(liveness::patternKey(h)).second) result_.hangs.push_back(std::move(h));
+      }
       if (result_.hangs.empty()) {
         if (solve(candidate && thinAir))
           undecided("a candidate stuck execution has values that depend on themselves (out of thin air)");
@@ -140,47 +153,154 @@ class LivenessQuery {
     return h;
   }
 
-  // What a stuck poll keeps reading, as "flag=0" (the explicit search lists every poll of the iteration; this
-  // names the first). "its non-exit values" when the event is not a read of a location.
-  std::string readText(const ProgramEncoding& program, const z3::model& m, int event) const {
-    if (event < 0) return "its non-exit values";
-    const auto& e = g_.events[static_cast<std::size_t>(event)];
-    if (!e.is(model::Tag::R) || e.paddr < 0) return "its non-exit values";
-    const z3::expr v = m.eval(program.valueOf(event), true);
-    const auto n = static_cast<std::int64_t>(v.is_numeral() ? v.get_numeral_uint64() : 0);
-    const std::string value = !v.is_numeral() ? "?" : e.is(model::Tag::MB) ? model::mbar::describe(n) : std::to_string(n);
-    return g_.physicalNames[static_cast<std::size_t>(e.paddr)] + "=" + value;
+  bool holds(const z3::model& m, const z3::expr& e) const { return m.eval(e, true).is_true(); }
+
+  // The events of thread `t` that happen in `m`, in program order (event ids grow along a path).
+  std::vector<int> executed(const ProgramEncoding& program, const z3::model& m, int t) const {
+    std::vector<int> out;
+    for (std::size_t e = g_.initCount(); e < g_.events.size(); ++e)
+      if (g_.events[e].thread == t && holds(m, program.events().at(e))) out.push_back(static_cast<int>(e));
+    return out;
+  }
+
+  // The events of the iteration of `loop` that thread `t` repeats forever: the last one it ran (its path ends at
+  // that iteration's back edge), i.e. the trailing events whose nodes are in the same iteration of the loop and
+  // of every loop around it.
+  std::vector<int> repeatedIteration(const ProgramEncoding& program, const z3::model& m, int t, int loop) const {
+    const auto& tg = g_.threads[static_cast<std::size_t>(t)];
+    const auto& info = tg.loops[static_cast<std::size_t>(loop)];
+    auto nodeOf = [&](int e) -> const model::Node& {
+      return tg.nodes[static_cast<std::size_t>(g_.events[static_cast<std::size_t>(e)].node)];
+    };
+    const std::vector<int> events = executed(program, m, t);
+    std::vector<int> out;
+    if (events.empty() || nodeOf(events.back()).iteration[static_cast<std::size_t>(loop)] < 0) return out;
+    const model::Node& last = nodeOf(events.back());
+    for (auto e = events.rbegin(); e != events.rend(); ++e) {
+      bool same = true;
+      for (std::size_t l = 0; l < tg.loops.size(); ++l)
+        if (tg.loops[l].header <= info.header && info.last <= tg.loops[l].last && nodeOf(*e).iteration[l] != last.iteration[l])
+          same = false;
+      if (!same) break;
+      out.insert(out.begin(), *e);
+    }
+    return out;
+  }
+
+  // What polls `reads` keep reading ("flag=0, x=1"), and the co-later writes they need not see (memory fairness
+  // let them miss only writes the model does not make eventually visible), except the `own` writes.
+  std::pair<std::string, std::string> pollDetail(const ProgramEncoding& program, const z3::model& m,
+                                                 const std::vector<int>& reads, const std::vector<int>& own) const {
+    std::vector<std::string> items;
+    std::vector<int> hidden;
+    const auto& rf = program.rel(model::BaseRel::Rf);
+    const auto& co = program.rel(model::BaseRel::Co);
+    for (int r : reads) {
+      const z3::expr v = m.eval(program.valueOf(r), true);
+      items.push_back(liveness::pollItem(
+          g_, r, v.is_numeral() ? std::optional(static_cast<std::int64_t>(v.get_numeral_uint64())) : std::nullopt));
+      for (std::size_t w = 0; w < g_.events.size(); ++w) {
+        if (!holds(m, rf.at(w, static_cast<std::size_t>(r)))) continue;
+        for (std::size_t later = 0; later < g_.events.size(); ++later)
+          if (holds(m, co.at(w, later)) && std::find(own.begin(), own.end(), static_cast<int>(later)) == own.end())
+            hidden.push_back(static_cast<int>(later));
+      }
+    }
+    return {liveness::joinItems(items), liveness::hiddenWritesText(g_, hidden)};
+  }
+
+  // The stuck point thread `t` is at in `m`, or null.
+  const ProgramEncoding::StuckPoint* stuckAt(const ProgramEncoding& program, const z3::model& m, int t) const {
+    for (const auto& p : program.stuckPoints())
+      if (p.thread == t && holds(m, p.when)) return &p;
+    return nullptr;
+  }
+
+  // The last event thread `t` performs in `m`, or -1 when it never started.
+  int lastEvent(const ProgramEncoding& program, const z3::model& m, int t) const {
+    if (!holds(m, program.threadEnds()[static_cast<std::size_t>(t)].started)) return -1;
+    const std::vector<int> events = executed(program, m, t);
+    return events.empty() ? -1 : events.back();
   }
 
   Hang stuckHang(const ProgramEncoding& program, const z3::model& m) const {
     Hang h;
     std::set<std::string> kinds;
-    std::vector<bool> stuck(g_.threads.size(), false);
-    for (const auto& p : program.stuckPoints()) {
-      if (stuck[static_cast<std::size_t>(p.thread)] || !m.eval(p.when, true).is_true()) continue;
-      stuck[static_cast<std::size_t>(p.thread)] = true;
-      const std::string name = g_.threads[static_cast<std::size_t>(p.thread)].name;
-      if (p.how == "spin") {
-        const auto& loop = g_.threads[static_cast<std::size_t>(p.thread)].loops[static_cast<std::size_t>(p.loop)];
-        const std::string label = p.event >= 0 ? g_.events[static_cast<std::size_t>(p.event)].label : "";
-        h.threads.push_back({name, "spin", label, loop.pos, "the loop reads " + readText(program, m, p.event) + " forever and never exits"});
-        const bool mbarrier = p.event >= 0 && g_.events[static_cast<std::size_t>(p.event)].is(model::Tag::MB);
+    for (std::size_t t = 0; t < g_.threads.size(); ++t) {
+      const int ti = static_cast<int>(t);
+      const std::string name = g_.threads[t].name;
+      const auto* p = stuckAt(program, m, ti);
+      if (!p) {
+        if (holds(m, program.threadEnds()[t].stopped)) h.threads.push_back(liveness::stoppedThread(g_, ti, lastEvent(program, m, ti)));
+        continue;
+      }
+      if (p->how == "spin") {
+        const auto& loop = g_.threads[t].loops[static_cast<std::size_t>(p->loop)];
+        std::vector<int> reads, writes;
+        for (int e : repeatedIteration(program, m, ti, p->loop))
+          (g_.events[static_cast<std::size_t>(e)].is(model::Tag::R) ? reads : writes).push_back(e);
+        const auto [read, hidden] = pollDetail(program, m, reads, writes);
+        const std::string label = p->event >= 0 ? g_.events[static_cast<std::size_t>(p->event)].label : "";
+        h.threads.push_back({name, "spin", label, loop.pos,
+                             "the loop reads " + (reads.empty() ? std::string("nothing that changes") : read) +
+                                 " forever and never exits" + (hidden.empty() ? "" : ": " + hidden)});
+        bool mbarrier = !reads.empty();
+        for (int r : reads) mbarrier &= g_.events[static_cast<std::size_t>(r)].is(model::Tag::MB);
         kinds.insert(mbarrier ? "mbarrier" : "spin");
+      } else if (p->how == "barrier") {
+        const auto& e = g_.events[static_cast<std::size_t>(p->event)];
+        h.threads.push_back({name, "barrier", e.label, e.pos, "waits at the barrier forever: its generation never completes"});
+        kinds.insert("barrier");
       } else {
-        const auto& e = g_.events[static_cast<std::size_t>(p.event)];
-        h.threads.push_back({name, p.how, e.label, e.pos,
-                             p.how == "barrier" ? "waits at the barrier forever: its generation never completes"
-                                                : "its wait never succeeds: reads " + readText(program, m, p.event) + " forever"});
-        kinds.insert(p.how == "barrier" ? "barrier" : e.is(model::Tag::CB) ? "cluster-barrier" : "await");
+        const auto& e = g_.events[static_cast<std::size_t>(p->event)];
+        const auto [read, hidden] = pollDetail(program, m, {p->event}, {});
+        h.threads.push_back({name, p->how, e.label, e.pos,
+                             "its wait never succeeds: reads " + read + " forever" + (hidden.empty() ? "" : ": " + hidden)});
+        kinds.insert(e.is(model::Tag::CB) ? "cluster-barrier" : "await");
       }
     }
-    const auto& ends = program.threadEnds();
-    for (std::size_t t = 0; t < ends.size(); ++t)
-      if (m.eval(ends[t].stopped, true).is_true())
-        h.threads.push_back({g_.threads[t].name, "not-scheduled", "", {},
-                             m.eval(ends[t].started, true).is_true() ? "not scheduled again" : "never scheduled"});
     h.kind = kinds.size() == 1 ? *kinds.begin() : "mixed";
     return h;
+  }
+
+  // The executions that give the same stuck pattern as `m` (the same Hang key): every thread stuck at a point of
+  // the same kind, loop and instruction, stopped right after the same instruction, or exited.
+  z3::expr samePattern(const ProgramEncoding& program, const z3::model& m) {
+    // What a Hang key says of a stuck point: a spin by its loop and first poll, a wait by its instruction and line.
+    auto pointKey = [&](const ProgramEncoding::StuckPoint& q) {
+      const std::string label = q.event < 0 ? std::string() : g_.events[static_cast<std::size_t>(q.event)].label;
+      const std::string line = q.how == "spin" || q.event < 0 ? std::string() : liveness::at(g_.events[static_cast<std::size_t>(q.event)].pos);
+      return q.how + "|" + std::to_string(q.loop) + "|" + label + "|" + line;
+    };
+    z3::expr same = ctx_.bool_val(true);
+    for (std::size_t t = 0; t < g_.threads.size(); ++t) {
+      const int ti = static_cast<int>(t);
+      const auto& end = program.threadEnds()[t];
+      if (const auto* p = stuckAt(program, m, ti)) {
+        z3::expr alike = ctx_.bool_val(false);
+        for (const auto& q : program.stuckPoints())
+          if (q.thread == ti && pointKey(q) == pointKey(*p)) alike = alike || q.when;
+        same = same && alike;
+      } else if (!holds(m, end.stopped)) {
+        same = same && end.exited;
+      } else if (const int last = lastEvent(program, m, ti); last < 0) {
+        same = same && end.stopped && !end.started;
+      } else {
+        // Stopped right after an event with the same instruction and line: it happens and no later one does.
+        z3::expr after = ctx_.bool_val(false);
+        const auto& le = g_.events[static_cast<std::size_t>(last)];
+        for (std::size_t e = g_.initCount(); e < g_.events.size(); ++e) {
+          const auto& ev = g_.events[e];
+          if (ev.thread != ti || ev.label != le.label || liveness::at(ev.pos) != liveness::at(le.pos)) continue;
+          z3::expr lastHere = program.events().at(e);
+          for (std::size_t later = e + 1; later < g_.events.size(); ++later)
+            if (g_.events[later].thread == ti) lastHere = lastHere && !program.events().at(later);
+          after = after || lastHere;
+        }
+        same = same && end.stopped && end.started && after;
+      }
+    }
+    return same;
   }
 
   z3::context ctx_;

@@ -1,7 +1,7 @@
 // The liveness check of the Z3 engine: the same question as checker/liveness/Liveness.hpp (does a fair stuck
 // execution exist under the progress model?) asked of the solver over ProgramEncoding's liveness mode, so the two
-// engines decide liveness independently and `ptxmm diff` / `fuzz-diff` can compare them. It finds one stuck
-// pattern, not all of them (the explicit search lists every pattern).
+// engines decide liveness independently and `ptxmm diff` / `fuzz-diff` can compare them. Like the explicit search
+// it lists every stuck pattern (up to a cap), each in the same words (liveness/HangText.hpp).
 #pragma once
 
 #include "checker/liveness/Liveness.hpp"
