@@ -31,6 +31,33 @@ std::int64_t canonical(std::int64_t x, int width) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << shift) >> shift;
 }
 
+// Whether `e`'s scope holds thread `t` (§1.1; an event without a scope tag is not strong).
+bool scopeHolds(const model::EventGraph& g, const model::Event& e, int t) {
+  const model::ThreadGraph& a = g.threads[static_cast<std::size_t>(e.thread)];
+  const model::ThreadGraph& b = g.threads[static_cast<std::size_t>(t)];
+  if (e.is(model::Tag::SYS)) return true;
+  if (e.is(model::Tag::GPU)) return a.gpu == b.gpu;
+  if (e.is(model::Tag::CLUSTER)) return a.cluster == b.cluster;
+  if (e.is(model::Tag::CTA)) return a.cta == b.cta;
+  return false;
+}
+
+// Whether every write of the RMW write `w`'s location by another thread is morally strong with it (§2.3): both
+// strong, each in the other's scope, the same virtual address, both of the generic proxy. This is the condition
+// of the soundness argument in SpinLoops.hpp: then the RMW's atomicity keeps every other thread's write out of
+// the co interval between the value it read and its write-back. A write of its own thread cannot sit there
+// either (po-loc: one before the RMW is co-before the write it read, one after it is co-after the write-back).
+// A racy poll (a weak or narrower-scoped writer) is not reduced: its loop is unrolled like any other.
+bool strongPeersOnly(const model::EventGraph& g, const model::Event& w) {
+  const auto strong = [](const model::Event& e) { return !e.is(model::Tag::WEAK) && e.is(model::Tag::GEN); };
+  if (!strong(w)) return false;
+  for (const model::Event& o : g.events) {
+    if (!o.is(model::Tag::W) || o.thread < 0 || o.thread == w.thread || o.paddr != w.paddr) continue;
+    if (!strong(o) || o.vaddr != w.vaddr || !scopeHolds(g, w, o.thread) || !scopeHolds(g, o, w.thread)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int rmwRead(const model::EventGraph& g, int event) {
@@ -48,7 +75,7 @@ bool unchangingWrite(const model::EventGraph& g, int event) {
   const model::Event& w = g.events[static_cast<std::size_t>(event)];
   if (!w.value) return false;
   const int read = rmwRead(g, event);
-  if (read < 0) return false;
+  if (read < 0 || !strongPeersOnly(g, w)) return false;
   const int width = wrapWidth(w.value);
   const std::size_t regs = g.threads[static_cast<std::size_t>(w.thread)].registers.size();
   const std::size_t n = std::size(kSamples);
@@ -86,7 +113,8 @@ bool observableEvent(const model::EventGraph& g, int event) {
 
 bool writeBackCandidate(const model::EventGraph& g, int event) {
   const model::Event& e = g.events[static_cast<std::size_t>(event)];
-  return !e.is(model::Tag::BA) && !e.is(model::Tag::BW) && e.value && rmwRead(g, event) >= 0 && !unchangingWrite(g, event);
+  return !e.is(model::Tag::BA) && !e.is(model::Tag::BW) && e.value && rmwRead(g, event) >= 0 && strongPeersOnly(g, e) &&
+         !unchangingWrite(g, event);
 }
 
 bool observableAssignment(const model::LoopInfo& loop, int reg) {

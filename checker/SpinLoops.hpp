@@ -22,11 +22,11 @@
 // no write morally strong with the RMW between w0 and w in co, so where w was co-last w0 now is, with the same
 // value (same final state), a read of w that now reads w0 can be overwritten only by writes that were co-after w
 // already (fr shrinks), and the observation chain w0 -> r -> w -> R through the RMW becomes w0 -> R: the
-// execution without I is consistent. KNOWN LIMIT (racy programs only): a write
+// execution without I is consistent. A write
 // that is NOT morally strong with the RMW (weak, or out of its scope) may sit between w0 and w in co, and a read
-// ordered after that write may read w; that execution has no counterpart without I. Such a program has a data
-// race on the polled location, which is reported (Flag DataRace), but a final state that only such a racing read
-// gives can be missing from the list.
+// ordered after that write may read w; that execution has no counterpart without I. So the reduction applies only
+// when every other thread's write of the location is morally strong with the RMW (checked statically: strong
+// tags, scopes holding each other's thread, one virtual address, the generic proxy); a racy RMW poll is unrolled.
 #pragma once
 
 #include "model/EventGraph.hpp"

@@ -75,6 +75,21 @@ TEST_CASE("what makes a loop iteration observable", "[checker][spin]") {
   CHECK_FALSE(checker::observableAssignment(loop, 1));
 }
 
+TEST_CASE("an RMW poll another thread writes without moral strength is not reduced (it would lose final states)", "[checker][spin]") {
+  // P1's write sits in co between the value P0's `atom.add 0` read and its write-back only when it is not morally
+  // strong with it; P1's later read can then read the write-back: a state the execution without that iteration lacks.
+  const auto second = [](const std::string& writer, const std::string& peer) {
+    const std::string text = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 | P1@" + peer + " ;\n atom.relaxed.gpu.add r0, x, 0 | " +
+                             writer + " ;\nexists (x == 0)\n";
+    const auto g = frontend::unroll(frontend::parseLitmus(text, "t.litmus"), {2});
+    return std::pair{checker::observableEvent(g, firstWrite), checker::writeBackCandidate(g, firstWrite)};
+  };
+  CHECK(second("st.relaxed.gpu x, 5", "cta 1,gpu 0") == std::pair{false, false});  // morally strong: reduced
+  CHECK(second("st.weak x, 5", "cta 1,gpu 0") == std::pair{true, false});           // weak writer
+  CHECK(second("st.relaxed.cta x, 5", "cta 1,gpu 0") == std::pair{true, false});    // its scope misses P0
+  CHECK(second("st.relaxed.cta x, 5", "cta 0,gpu 0") == std::pair{false, false});   // same CTA: in scope
+}
+
 TEST_CASE("the engines agree on spin loops that write, count or only read", "[checker][spin]") {
   const char* body[] = {
       " LC: | st.relaxed.gpu x, 1 ;\n ld.relaxed.gpu r0, x | ;\n beq r0, 0, LC | ;\n",
