@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "checker/SpinLoops.hpp"
 #include "frontend/ptx/LaunchArgs.hpp"
 
 namespace ptxmm::checker::kernel {
@@ -153,9 +154,10 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
     auto slice = builder_.build(seeds, {}, observed, limits_, why);
     if (!slice) return {Verdict::Unknown, "its slice cannot be built: " + why};
     for (std::size_t s = 0; s < slice->threads.size(); ++s)
-      if (slice->threads[s] == t)
-        for (int i : slice->instructions[s])
-          if (i >= loop.header) return {Verdict::Unknown, "what it waits for depends on what its own thread does after it"};
+      if (slice->threads[s] == t) {
+        if (const std::string why = pollsOnly(t, l, slice->instructions[s]); !why.empty()) return {Verdict::Unknown, why};
+        cutBefore(*slice, s, loop.header);
+      }
     for (int loc : observed) {
       frontend::CondValue v;
       v.kind = frontend::CondValue::Kind::Location;
@@ -246,7 +248,7 @@ std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int
                                                                               const Regs& regs,
                                                                               const Reads& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
-  std::map<int, Return> reached{{header, {regs, false, false}}};  // node -> what the paths to it agree on
+  std::map<int, Return> reached{{header, {regs, false, false, false}}};  // node -> what the paths to it agree on
   std::vector<Return> back;
   while (!reached.empty()) {
     auto first = reached.begin();
@@ -258,7 +260,9 @@ std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int
       const model::Event& ev = k_.event(e);
       if (!ev.is(Tag::W)) continue;
       const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, read).known : Known(1);
-      p.wrote = p.wrote || !exists || *exists;
+      const bool may = !exists || *exists;
+      p.wrote = p.wrote || may;
+      p.changed = p.changed || (may && !unchangingWrite(k_.graph(), e));
     }
     Regs next = p.regs;
     for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, read);
@@ -272,15 +276,16 @@ std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int
                           (e->target >= 0 && tg.nodes[static_cast<std::size_t>(e->target)].iteration[static_cast<std::size_t>(l)] < 0);
       if (leaves) continue;
       if (e->backEdgeOf == l || e->target == model::Edge::kBound) {
-        back.push_back({next, guessed, p.wrote});
+        back.push_back({next, guessed, p.wrote, p.changed});
         continue;
       }
       // Two paths meet: they came apart at a branch ptxmm could not decide, so the node is reached by a guess.
-      const auto [it, fresh] = reached.try_emplace(e->target, Return{next, guessed, p.wrote});
+      const auto [it, fresh] = reached.try_emplace(e->target, Return{next, guessed, p.wrote, p.changed});
       if (!fresh) {
         it->second.regs = join(it->second.regs, next);
         it->second.guessed = true;
         it->second.wrote = it->second.wrote || p.wrote;
+        it->second.changed = it->second.changed || p.changed;
       }
     }
   }
@@ -314,12 +319,66 @@ LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const Regs
   if (!back) return {Verdict::Unknown, "nested loops are not decided yet"};
   Outcome out{Verdict::Ends, ""};
   for (const Return& r : *back) {
-    if (r.wrote) return {Verdict::Unknown, "its iterations write memory while it waits (not a spin wait)"};
+    // An RMW poll that writes back what it read (atom.add 0, cas x->x) leaves memory as it was: a read here.
+    if (r.changed) return {Verdict::Unknown, "its iterations write memory while it waits (not a spin wait)"};
     if (!r.guessed) return {Verdict::Hangs, ""};
     out = {Verdict::Unknown, "whether it comes back depends on values ptxmm does not know here (registers it carries "
                              "from one iteration to the next, or values it computes without reading memory)"};
   }
   return out;
+}
+
+// The slice of the writes T's loop waits for may keep T's own instructions from the loop on: its polls, when they
+// are RMWs another thread's RMW may read from, and what follows the loop (a fence on a may-order path). The
+// question is what T reads once it spins in the loop FOREVER: then nothing after the loop happens, and cutting
+// T's polls is sound when each of the loop's kept instructions only reads, or writes back what it read
+// (SpinLoops.hpp: memory unchanged, an await as design.md says): an execution in which T spins forever,
+// restricted to the rest, is an execution of the cut slice (a read that read a poll's write reads the write that
+// poll read instead, the same value, just before it in the same RMW chain).
+std::string LoopLiveness::pollsOnly(int t, int l, const std::vector<int>& kept) const {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  const model::LoopInfo& loop = tg.loops[static_cast<std::size_t>(l)];
+  const std::set<int> own(kept.begin(), kept.end());
+  for (const model::Node& node : tg.nodes) {
+    // Control is cut with the rest, and what comes after the loop never happens while T spins in it.
+    if (node.instr < loop.header || node.instr > loop.last || !own.count(node.instr)) continue;
+    for (int e : node.events) {
+      const model::Event& ev = k_.event(e);
+      if (ev.is(Tag::W) ? !unchangingWrite(k_.graph(), e) : !ev.is(Tag::R) || ev.is(Tag::F) || ev.assume || ev.barrier)
+        return "what it waits for depends on its own writes while it waits (an RMW poll that changes memory)";
+    }
+  }
+  return "";
+}
+
+// Drops slice thread s's code from kernel instruction `from` on; jumps there go to the (new) end.
+void LoopLiveness::cutBefore(Slice& slice, std::size_t s, int from) {
+  auto& code = slice.program.threads[s].code;
+  auto& map = slice.instructions[s];
+  std::size_t cut = 0;
+  while (cut < map.size() && (map[cut] < 0 || map[cut] < from)) ++cut;
+  if (cut == map.size()) return;
+  code.resize(cut);
+  map.resize(cut);
+  std::set<std::string> labels;
+  for (const auto& in : code)
+    if (in.op == frontend::Opcode::Label) labels.insert(in.operands.at(0).name);
+  bool needEnd = false;
+  for (auto& in : code)
+    for (auto& o : in.operands)
+      if (in.op != frontend::Opcode::Label && o.kind == frontend::Operand::Kind::Label && !labels.count(o.name)) {
+        o.name = "Lcut";
+        needEnd = true;
+      }
+  if (needEnd) {
+    frontend::Instruction end;
+    end.op = frontend::Opcode::Label;
+    end.text = "Lcut:";
+    end.operands = {frontend::Operand{frontend::Operand::Kind::Label, "Lcut", 0, {}}};
+    code.push_back(std::move(end));
+    map.push_back(-1);
+  }
+  slice.key += "cut thread " + std::to_string(s) + " at " + std::to_string(cut) + "\n";  // the engine's cache key
 }
 
 int LoopLiveness::firstHeader(int t, int l) const {

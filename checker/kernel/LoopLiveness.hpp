@@ -4,7 +4,9 @@
 //
 // The argument, per loop L of thread T that polls locations P (the locations its iterations read):
 //   * a slice holds every write to P except T's own from L on, closed as usual (SliceBuilder), with T cut before
-//     L; the engine lists the final values of P over the slice's terminating executions;
+//     L (what T does after L never happens while it spins; L's own polls may be cut when they only read or write
+//     back what they read — atomicAdd(&f, 0), atomicCAS(f, 0, 0): SpinLoops.hpp); the engine lists the final
+//     values of P over the slice's terminating executions;
 //   * a static mbarrier (MbarrierPhases.hpp) needs no slice: its final value is the one after all its arrivals;
 //   * an iteration of L is run on those final values, with T's registers as they are at L's head in EVERY
 //     iteration (its entry values, joined to a fixpoint with what iterations that read any value leave there: a
@@ -25,8 +27,8 @@
 // Then iteration k+1 comes back only if its read returns another write than iteration k's, and SC per location
 // (ptx-core.cat, spec §3.5) forbids T to read w, then w', then w again: T's reads step through the finitely many
 // writes of x, each at most once. (`do { a = old; old = atomicCAS(p, a, f(a)); } while (a != old);`)
-// Anything else (the slice needs T after L, registers that are not forced, an iteration that writes while it
-// spins, nested loops, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
+// Anything else (the slice needs L's writes that change memory, registers that are not forced, an iteration that
+// writes while it spins, nested loops, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
 // argument where it is more precise (cycles of waits, other progress models).
 #pragma once
 
@@ -88,6 +90,7 @@ class LoopLiveness {
     Regs regs;
     bool guessed;  // some branch on the way had an unknown condition
     bool wrote;
+    bool changed;  // wrote something other than what an RMW read (SpinLoops.hpp: unchanging writes are awaits)
   };
 
   Outcome checkLoop(int thread, int loop);
@@ -97,6 +100,11 @@ class LoopLiveness {
   std::optional<std::vector<Return>> walkIteration(int thread, int loop, int header, const Regs& regs, const Reads& read) const;
   /// What the registers hold at the loop's head in every iteration, from their values on entry.
   std::optional<Regs> headState(int thread, int loop, int header, Regs regs) const;
+  /// Why T's kept instructions `kept` (kernel instruction indices, in a slice) from loop l on stop the slice from
+  /// standing for the others once T spins in l; "" when they are all reads or unchanging RMW polls of l.
+  std::string pollsOnly(int thread, int loop, const std::vector<int>& kept) const;
+  /// Drops slice thread `s`'s instructions from kernel instruction `from` on (its polls, pollsOnly).
+  static void cutBefore(Slice& slice, std::size_t s, int from);
   /// The loop's first header node (iteration 0), or -1.
   int firstHeader(int thread, int loop) const;
   /// Whether loop `loop` is a retry loop (see the header comment) as far as its own iterations go; memoised.

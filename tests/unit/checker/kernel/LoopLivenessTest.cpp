@@ -1,12 +1,15 @@
 // Loop liveness (LoopLiveness.hpp) on hand-built launches: a spin loop is judged to end only when an iteration
 // that reads the final values leaves from EVERY register state the loop can have at its head, not only the one it
 // had on entry; a compare-and-swap retry loop ends in every execution (lock-freedom), a CAS lock or a loop whose
-// word another thread writes without end does not.
+// word another thread writes without end does not; an RMW poll that writes back what it read (atom.add 0) waits
+// like a load — also in nvcc's PTX, where the atomic is typed and its value wraps at 32 bits — and one that
+// changes memory while it waits is not judged.
 #include <catch2/catch.hpp>
 
 #include <functional>
 
 #include "KernelTestSupport.hpp"
+#include "unit/frontend/ptx/ResidualTestSupport.hpp"
 
 using namespace ptxmm;
 using checker::kernel::KernelResult;
@@ -56,6 +59,53 @@ TestLaunch casLockNeverReleased() {
     return {"SPIN:", "atom.relaxed.gpu.cas r0, lock_0, 0, 1", "bne r0, 0, SPIN"};
   });
 }
+
+// Block 0 publishes data_0 behind a fence and sets flag_0 by an exchange; block 1 polls the flag with an RMW
+// `poll` (atom.add 0 writes back what it read; atom.add 1 changes memory while it waits), then fences and reads the
+// data. The exchange's read may read the poll's writes, so the slice of the writes the poll waits for keeps the
+// polling thread and the fence after its loop.
+TestLaunch rmwPollHandoff(const std::string& poll) {
+  return oneThreadPerBlock(2, {"data_0 = 0", "flag_0 = 0"}, [poll](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"st.weak data_0, 42", "fence.sc.gpu", "atom.relaxed.gpu.exch r0, flag_0, 1"};
+    return {"LOOP:", poll, "beq r0, 0, LOOP", "fence.sc.gpu", "ld.weak r1, data_0"};
+  });
+}
+
+// The same hand-off as nvcc compiles `while (atomicAdd(&flag, 0) == 0) {}` (cases/kernels/flag-threadfence-atomic.cu).
+const char* const kRmwPollPtx = R"(.version 8.5
+.target sm_90a
+.address_size 64
+.global .align 4 .u32 flag;
+.global .align 4 .u32 data;
+.visible .entry handoff(.param .u64 handoff_param_0)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<7>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd2, [handoff_param_0];
+  mov.u32 %r2, %ctaid.x;
+  setp.eq.s32 %p2, %r2, 0;
+  @%p2 bra $L__BB0_5;
+  cvta.to.global.u64 %rd1, %rd2;
+  mov.u64 %rd3, flag;
+$L__BB0_3:
+  atom.global.add.u32 %r3, [%rd3], 0;
+  setp.eq.s32 %p3, %r3, 0;
+  @%p3 bra $L__BB0_3;
+  membar.gl;
+  ld.global.u32 %r4, [data];
+  st.global.u32 [%rd1], %r4;
+  bra.uni $L__BB0_6;
+$L__BB0_5:
+  mov.u32 %r5, 42;
+  st.global.u32 [data], %r5;
+  membar.gl;
+  mov.u64 %rd4, flag;
+  atom.global.exch.b32 %r6, [%rd4], 1;
+$L__BB0_6:
+  ret;
+}
+)";
 
 std::size_t loopsNotDecided(const KernelResult& r) {
   std::size_t n = 0;
@@ -109,4 +159,32 @@ TEST_CASE("a CAS lock that is never released is not a retry loop: it never ends"
   INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
   CHECK(r.status != KernelStatus::Ok);
   CHECK(loopsNotDecided(r) + r.hangs.size() >= 1);
+}
+
+TEST_CASE("an RMW poll that writes back what it read waits like a load: the loop ends", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(rmwPollHandoff("atom.relaxed.gpu.add r0, flag_0, 0"));
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}
+
+TEST_CASE("a poll that changes memory while it waits is not judged from the others' final values", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(rmwPollHandoff("atom.relaxed.gpu.add r0, flag_0, 1"));
+  CHECK(r.status != KernelStatus::Ok);
+  CHECK(loopsNotDecided(r) == 1);
+}
+
+TEST_CASE("nvcc's atomicAdd(&flag, 0) poll (atom.add.u32, 32-bit values) is an await: the hand-off is decided", "[checker][kernel][liveness]") {
+  const frontend::KernelProgram kp = frontend::ptxtest::instantiate(kRmwPollPtx, "2", "1", {"param_0=int32[1]"});
+  checker::kernel::KernelOptions o;
+  o.asserts = {"param_0[0] == 42"};
+  const KernelResult r = checker::kernel::checkKernel(testing::ptxModel(), kp, o);
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.races.empty());
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  CHECK(r.status == KernelStatus::Ok);
 }
