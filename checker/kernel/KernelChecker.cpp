@@ -98,7 +98,7 @@ class Checker {
     sliceRuns.engineOptions.deadline = deadline_;  // no slice runs past the check's --timeout (issue 16)
     runner_.emplace(model_, sliceRuns);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
-    LoopLiveness(*graph_, *phases_, *values_, &*mbarriers_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; },
+    LoopLiveness(*graph_, *phases_, *values_, &*mbarriers_, [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); },
                  *builder_, *runner_, options_.slices, [this] { return remaining(); })
         .check(result_.hangs, result_.unknowns, &endingLoops_);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });

@@ -60,10 +60,10 @@ std::vector<LoopLiveness::Val> join(const std::vector<LoopLiveness::Val>& a, con
 }  // namespace
 
 LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values,
-                           const MbarrierPhases* mbarriers, std::function<bool(int, int)> morallyStrong, SliceBuilder& builder,
+                           const MbarrierPhases* mbarriers, std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder,
                            SliceRunner& runner, SliceLimits limits, std::function<double()> remaining)
     : k_(kernel), phases_(phases), values_(values), mbarriers_(mbarriers), builder_(builder), runner_(runner), limits_(limits),
-      remaining_(std::move(remaining)), morallyStrong_(std::move(morallyStrong)) {}
+      remaining_(std::move(remaining)), pair_(std::move(pair)) {}
 
 void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends) {
   const auto& g = k_.graph();
@@ -137,6 +137,16 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
     for (int w : values_.writesOf(p))
       if (k_.event(w).thread >= 0 && !(k_.event(w).thread == t && k_.event(w).node >= header)) seeds.push_back(w);
   }
+  // Memory fairness: does every write of P reach the loop's polls?
+  for (const model::Node& node : tg.nodes)
+    if (node.iteration[static_cast<std::size_t>(l)] == 0)
+      for (int r : node.events)
+        for (int w : seeds)
+          if (k_.event(r).is(Tag::R) && k_.event(r).paddr == k_.event(w).paddr && k_.event(w).thread != t &&
+              !pair_(r, w).eventuallyVisible)
+            return blindPoll(t, l, header, entries, seeds,
+                             "its poll at " + lineOf(k_.position(r)) + " is not guaranteed to ever see the write at " +
+                                 lineOf(k_.position(w)) + " (they are not morally strong: the model's eventually-visible)");
   std::vector<std::map<int, std::int64_t>> finals;  // per permitted final state: physical location -> value
   // Static mbarriers (MbarrierPhases.hpp): every arrival happens in every execution, with nothing before it that
   // can block, so once the others are done the object holds the value after all of them.
@@ -381,6 +391,53 @@ void LoopLiveness::cutBefore(Slice& slice, std::size_t s, int from) {
   slice.key += "cut thread " + std::to_string(s) + " at " + std::to_string(cut) + "\n";  // the engine's cache key
 }
 
+LoopLiveness::Outcome LoopLiveness::blindPoll(int t, int l, int header, const std::vector<Regs>& entries,
+                                              const std::vector<int>& seeds, const std::string& unseen) {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  const auto unknown = [&](const std::string& why) { return Outcome{Verdict::Unknown, unseen + ", and " + why}; };
+  std::set<int> polled;
+  for (const model::Node& node : tg.nodes)
+    if (node.iteration[static_cast<std::size_t>(l)] == 0)
+      for (int r : node.events)
+        if (k_.event(r).is(Tag::R) && k_.event(r).paddr >= 0) polled.insert(k_.event(r).paddr);
+  for (int w : seeds) {
+    if (k_.event(w).thread == t) return unknown("its own thread writes what it polls before the loop");
+    for (const model::Node& node : tg.nodes)
+      if (node.iteration[static_cast<std::size_t>(l)] == 0)
+        for (int r : node.events)
+          if (k_.event(r).is(Tag::R) && k_.event(r).paddr == k_.event(w).paddr && pair_(r, w).eventuallyVisible)
+            return unknown("the write at " + lineOf(k_.position(w)) + " is visible to it: which value it reads for ever "
+                           "depends on the order of the writes");
+  }
+  // Nothing before the loop or in its iterations can put another thread's write in causality order before a poll,
+  // so reading the initial values for ever is consistent with any execution of the others. Reads of the polled
+  // locations (the polls, a first poll nvcc peeled off the loop) are exempt: in that execution they all read the
+  // initial values, and an acquire that reads an initial value synchronises with nothing.
+  constexpr Tag kOrdering[] = {Tag::ACQ, Tag::ACQ_REL, Tag::SC, Tag::F, Tag::PF, Tag::BA, Tag::BW, Tag::MB, Tag::MBOK,
+                               Tag::CB, Tag::WBAR, Tag::AS, Tag::AWAIT, Tag::TCF, Tag::WGF};
+  for (std::size_t n = 0; n < tg.nodes.size(); ++n) {
+    if (static_cast<int>(n) >= header && tg.nodes[n].iteration[static_cast<std::size_t>(l)] != 0) continue;
+    for (int e : tg.nodes[n].events) {
+      const model::Event& ev = k_.event(e);
+      const bool poll = polled.count(ev.paddr) && !ev.is(Tag::F) && !ev.is(Tag::MB) && !ev.is(Tag::CB) && !ev.is(Tag::AS) &&
+                        (ev.is(Tag::R) || unchangingWrite(k_.graph(), e));
+      if (poll) continue;
+      if (ev.assume || ev.barrier || std::any_of(std::begin(kOrdering), std::end(kOrdering), [&](Tag g) { return ev.is(g); }))
+        return unknown("its thread synchronises before it (" + ev.label + " at " + lineOf(k_.position(e)) +
+                       "): whether it may read the initial value is not decided");
+    }
+  }
+  std::map<int, std::int64_t> initial;
+  for (int p : polled) initial[p] = k_.graph().initValues[static_cast<std::size_t>(p)];
+  for (const auto& regs : entries)
+    if (iterate(t, l, header, regs, [&](int e) -> Known {
+          const auto it = initial.find(k_.event(e).paddr);
+          return it == initial.end() ? std::nullopt : Known(it->second);
+        }).verdict == Verdict::Hangs)
+      return {Verdict::Hangs, "may spin forever: " + unseen + "; it may read the initial value for ever"};
+  return unknown("an iteration on the initial value does not come back");
+}
+
 int LoopLiveness::firstHeader(int t, int l) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
   for (std::size_t n = 0; n < tg.nodes.size(); ++n)
@@ -455,9 +512,9 @@ bool LoopLiveness::endsAsRetry(int t, int l) {
   }
   if (writes.size() > kMaxRetryWriters) return false;
   for (auto a = writes.begin(); a != writes.end(); ++a) {
-    if (a->first.first != t && !morallyStrong_(read, a->second)) return false;
+    if (a->first.first != t && !pair_(read, a->second).morallyStrong) return false;
     for (auto b = std::next(a); b != writes.end(); ++b)
-      if (a->first.first != b->first.first && !morallyStrong_(a->second, b->second)) return false;
+      if (a->first.first != b->first.first && !pair_(a->second, b->second).morallyStrong) return false;
   }
   return true;
 }

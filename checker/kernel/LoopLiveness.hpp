@@ -27,6 +27,12 @@
 // Then iteration k+1 comes back only if its read returns another write than iteration k's, and SC per location
 // (ptx-core.cat, spec §3.5) forbids T to read w, then w', then w again: T's reads step through the finitely many
 // writes of x, each at most once. (`do { a = old; old = atomicCAS(p, a, f(a)); } while (a != old);`)
+// Memory fairness is the model's `eventually-visible` (ptx-core.cat): a write reaches a poll that keeps reading
+// only when the two are morally strong (or cross-proxy/mbarrier visible). When some write of P is not eventually
+// visible to L's poll (a weak poll, a .cta poll of a flag another CTA writes), the final values prove nothing: L
+// hangs when its poll may read P's initial values forever — no write of P is eventually visible to it, T writes
+// none, nothing T does before it can order another thread's write before it (no acquire, fence, barrier, mbarrier
+// or async wait), and an iteration on the initial values comes back — and is UNKNOWN, with the reason, otherwise.
 // Anything else (the slice needs L's writes that change memory, registers that are not forced, an iteration that
 // writes while it spins, nested loops, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
 // argument where it is more precise (cycles of waits, other progress models).
@@ -44,6 +50,7 @@
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/KernelValues.hpp"
 #include "checker/kernel/MbarrierPhases.hpp"
+#include "checker/kernel/PairOracle.hpp"
 #include "checker/kernel/SliceBuilder.hpp"
 #include "checker/kernel/SliceRunner.hpp"
 
@@ -51,10 +58,10 @@ namespace ptxmm::checker::kernel {
 
 class LoopLiveness {
  public:
-  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice; `morallyStrong(a, b)`: the
-  /// model's `ms` for two conflicting accesses (PairOracle).
+  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice; `pair(a, b)`: what the
+  /// model says of two conflicting accesses (PairOracle: `ms`, `eventually-visible`).
   LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, const MbarrierPhases* mbarriers,
-               std::function<bool(int, int)> morallyStrong, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
+               std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
                std::function<double()> remaining);
 
   /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`, and the
@@ -105,6 +112,10 @@ class LoopLiveness {
   std::string pollsOnly(int thread, int loop, const std::vector<int>& kept) const;
   /// Drops slice thread `s`'s instructions from kernel instruction `from` on (its polls, pollsOnly).
   static void cutBefore(Slice& slice, std::size_t s, int from);
+  /// The verdict when a write the loop may wait for is not eventually visible to its poll (memory fairness does
+  /// not help): a hang when the poll can read the initial values forever, else UNKNOWN with the reason.
+  Outcome blindPoll(int thread, int loop, int header, const std::vector<Regs>& entries, const std::vector<int>& seeds,
+                    const std::string& unseen);
   /// The loop's first header node (iteration 0), or -1.
   int firstHeader(int thread, int loop) const;
   /// Whether loop `loop` is a retry loop (see the header comment) as far as its own iterations go; memoised.
@@ -121,7 +132,7 @@ class LoopLiveness {
   SliceRunner& runner_;
   SliceLimits limits_;
   std::function<double()> remaining_;
-  std::function<bool(int, int)> morallyStrong_;
+  std::function<const PairVerdict&(int, int)> pair_;
   std::map<std::pair<int, int>, bool> retries_;  // (thread, loop) -> retries()
 };
 

@@ -119,6 +119,7 @@ PairVerdict PairOracle::evaluate(int a, int b) const {
 
   PairVerdict v;
   v.morallyStrong = related(definition(ev, model_, "ms"), 1, 2);
+  if (model_.findDef("eventually-visible") >= 0) v.eventuallyVisible = related(definition(ev, model_, "eventually-visible"), 1, 2);
   for (const auto& kind : raceKinds())
     if (related(definition(ev, model_, kind.definition), 1, 2)) {
       v.kind = kind.name;

@@ -17,6 +17,7 @@ namespace ptxmm::checker::kernel {
 
 struct PairVerdict {
   bool morallyStrong = false;
+  bool eventuallyVisible = true;  // the model's `eventually-visible` (memory fairness; absent: every write is)
   std::string kind;  // the race kind when they race with nothing ordering them ("no synchronisation", ...)
 };
 

@@ -3,7 +3,9 @@
 // had on entry; a compare-and-swap retry loop ends in every execution (lock-freedom), a CAS lock or a loop whose
 // word another thread writes without end does not; an RMW poll that writes back what it read (atom.add 0) waits
 // like a load — also in nvcc's PTX, where the atomic is typed and its value wraps at 32 bits — and one that
-// changes memory while it waits is not judged.
+// changes memory while it waits is not judged; a poll that a write is not eventually visible to (a weak poll, a
+// .cta poll of another CTA's flag: ptx-core.cat `eventually-visible`) hangs when nothing orders the write before
+// it, and is UNKNOWN when its thread synchronises before the loop.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -107,6 +109,23 @@ $L__BB0_6:
 }
 )";
 
+// Block 0 sets flag_0 with `store`; block 1 does `before` (if any) and then spins on `poll` until it reads 1.
+TestLaunch visibility(const std::string& store, const std::string& poll, const std::string& before = "") {
+  return oneThreadPerBlock(2, {"flag_0 = 0", "other_0 = 0"}, [=](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {store};
+    std::vector<std::string> c;
+    if (!before.empty()) c.push_back(before);
+    c.insert(c.end(), {"LOOP:", poll, "beq r0, 0, LOOP"});
+    return c;
+  });
+}
+
+std::size_t spinHangs(const KernelResult& r) {
+  std::size_t n = 0;
+  for (const auto& h : r.hangs) n += h.kind == "spin loop never ends";
+  return n;
+}
+
 std::size_t loopsNotDecided(const KernelResult& r) {
   std::size_t n = 0;
   for (const auto& u : r.unknowns) n += u.find("whether the loop ending at") != std::string::npos;
@@ -187,4 +206,29 @@ TEST_CASE("nvcc's atomicAdd(&flag, 0) poll (atom.add.u32, 32-bit values) is an a
   REQUIRE(r.assertions.size() == 1);
   CHECK(r.assertions[0].holds == true);
   CHECK(r.status == KernelStatus::Ok);
+}
+
+TEST_CASE("a weak poll may never see the flag: the loop hangs under fair progress", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(visibility("st.release.gpu flag_0, 1", "ld.weak r0, flag_0"));
+  CHECK(spinHangs(r) == 1);
+  CHECK(loopsNotDecided(r) == 0);
+}
+
+TEST_CASE("a .cta poll of a flag another CTA writes may never see it: the loop hangs", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(visibility("st.relaxed.cta flag_0, 1", "ld.relaxed.cta r0, flag_0"));
+  CHECK(spinHangs(r) == 1);
+  CHECK(loopsNotDecided(r) == 0);
+}
+
+TEST_CASE("a strong poll of a strong flag ends (the fixed sibling of the weak poll)", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(visibility("st.release.gpu flag_0, 1", "ld.relaxed.gpu r0, flag_0"));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}
+
+TEST_CASE("a weak poll after its thread synchronises is not judged: the write may be ordered before it", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(visibility("st.release.gpu flag_0, 1", "ld.weak r0, flag_0", "fence.sc.gpu"));
+  CHECK(spinHangs(r) == 0);
+  CHECK(loopsNotDecided(r) == 1);
 }
