@@ -144,7 +144,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
         for (int w : seeds)
           if (k_.event(r).is(Tag::R) && k_.event(r).paddr == k_.event(w).paddr && k_.event(w).thread != t &&
               !pair_(r, w).eventuallyVisible)
-            return blindPoll(t, l, header, entries, seeds,
+            return blindPoll(t, l, header, seeds,
                              "its poll at " + lineOf(k_.position(r)) + " is not guaranteed to ever see the write at " +
                                  lineOf(k_.position(w)) + " (they are not morally strong: the model's eventually-visible)");
   std::vector<std::map<int, std::int64_t>> finals;  // per permitted final state: physical location -> value
@@ -391,8 +391,8 @@ void LoopLiveness::cutBefore(Slice& slice, std::size_t s, int from) {
   slice.key += "cut thread " + std::to_string(s) + " at " + std::to_string(cut) + "\n";  // the engine's cache key
 }
 
-LoopLiveness::Outcome LoopLiveness::blindPoll(int t, int l, int header, const std::vector<Regs>& entries,
-                                              const std::vector<int>& seeds, const std::string& unseen) {
+LoopLiveness::Outcome LoopLiveness::blindPoll(int t, int l, int header, const std::vector<int>& seeds,
+                                              const std::string& unseen) {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
   const auto unknown = [&](const std::string& why) { return Outcome{Verdict::Unknown, unseen + ", and " + why}; };
   std::set<int> polled;
@@ -429,11 +429,18 @@ LoopLiveness::Outcome LoopLiveness::blindPoll(int t, int l, int header, const st
   }
   std::map<int, std::int64_t> initial;
   for (int p : polled) initial[p] = k_.graph().initValues[static_cast<std::size_t>(p)];
+  // The thread's reads of the polled locations before the loop read the initial values too: the loop must be
+  // reached that way (a thread that enters the loop only after reading another value may not read it again).
+  const auto readInitial = [&](int e) -> Known {
+    const auto it = initial.find(k_.event(e).paddr);
+    return it == initial.end() ? values_.readValue(e) : Known(it->second);
+  };
+  bool complete = true;
+  const auto entries = entryStates(t, header, complete, readInitial);
+  if (!complete) return unknown("more than " + std::to_string(kMaxEntryPaths) + " paths lead to it");
+  if (entries.empty()) return unknown("its thread does not reach the loop when it reads the initial values");
   for (const auto& regs : entries)
-    if (iterate(t, l, header, regs, [&](int e) -> Known {
-          const auto it = initial.find(k_.event(e).paddr);
-          return it == initial.end() ? std::nullopt : Known(it->second);
-        }).verdict == Verdict::Hangs)
+    if (iterate(t, l, header, regs, readInitial).verdict == Verdict::Hangs)
       return {Verdict::Hangs, "may spin forever: " + unseen + "; it may read the initial value for ever"};
   return unknown("an iteration on the initial value does not come back");
 }

@@ -32,7 +32,8 @@
 // visible to L's poll (a weak poll, a .cta poll of a flag another CTA writes), the final values prove nothing: L
 // hangs when its poll may read P's initial values forever — no write of P is eventually visible to it, T writes
 // none, nothing T does before it can order another thread's write before it (no acquire, fence, barrier, mbarrier
-// or async wait), and an iteration on the initial values comes back — and is UNKNOWN, with the reason, otherwise.
+// or async wait), T reaches L reading P's initial values, and an iteration on them comes back — and is UNKNOWN,
+// with the reason, otherwise.
 // Anything else (the slice needs L's writes that change memory, registers that are not forced, an iteration that
 // writes while it spins, nested loops, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
 // argument where it is more precise (cycles of waits, other progress models).
@@ -114,8 +115,7 @@ class LoopLiveness {
   static void cutBefore(Slice& slice, std::size_t s, int from);
   /// The verdict when a write the loop may wait for is not eventually visible to its poll (memory fairness does
   /// not help): a hang when the poll can read the initial values forever, else UNKNOWN with the reason.
-  Outcome blindPoll(int thread, int loop, int header, const std::vector<Regs>& entries, const std::vector<int>& seeds,
-                    const std::string& unseen);
+  Outcome blindPoll(int thread, int loop, int header, const std::vector<int>& seeds, const std::string& unseen);
   /// The loop's first header node (iteration 0), or -1.
   int firstHeader(int thread, int loop) const;
   /// Whether loop `loop` is a retry loop (see the header comment) as far as its own iterations go; memoised.

@@ -5,7 +5,7 @@
 // like a load — also in nvcc's PTX, where the atomic is typed and its value wraps at 32 bits — and one that
 // changes memory while it waits is not judged; a poll that a write is not eventually visible to (a weak poll, a
 // .cta poll of another CTA's flag: ptx-core.cat `eventually-visible`) hangs when nothing orders the write before
-// it, and is UNKNOWN when its thread synchronises before the loop.
+// it, and is UNKNOWN when its thread synchronises before the loop or enters it only after reading another value.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -229,6 +229,15 @@ TEST_CASE("a strong poll of a strong flag ends (the fixed sibling of the weak po
 
 TEST_CASE("a weak poll after its thread synchronises is not judged: the write may be ordered before it", "[checker][kernel][liveness]") {
   const KernelResult r = testing::checkLaunch(visibility("st.release.gpu flag_0, 1", "ld.weak r0, flag_0", "fence.sc.gpu"));
+  CHECK(spinHangs(r) == 0);
+  CHECK(loopsNotDecided(r) == 1);
+}
+
+TEST_CASE("a weak poll entered only after the flag was read as 1 is not judged a hang", "[checker][kernel][liveness]") {
+  const KernelResult r = testing::checkLaunch(oneThreadPerBlock(2, {"flag_0 = 0"}, [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"st.release.gpu flag_0, 1"};
+    return {"ld.weak r5, flag_0", "beq r5, 0, END", "LOOP:", "ld.weak r0, flag_0", "beq r0, 0, LOOP", "END:"};
+  }));
   CHECK(spinHangs(r) == 0);
   CHECK(loopsNotDecided(r) == 1);
 }
