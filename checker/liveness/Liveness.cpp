@@ -97,10 +97,9 @@ class Search {
   // the repeated iteration itself (an RMW poll writes back what it read).
   bool fair(const Execution& x) {
     const auto& co = x.candidate().rel(model::BaseRel::Co);
-    std::optional<model::BitMatrix> visible;
+    const model::BitMatrix* visible = nullptr;  // the evaluator's value for this candidate: read, not copied
     if (visibleDef_ >= 0)
-      if (const auto* m = std::get_if<model::BitMatrix>(&search_.evaluator().definition(static_cast<std::size_t>(visibleDef_))))
-        visible = *m;
+      visible = std::get_if<model::BitMatrix>(&search_.evaluator().definition(static_cast<std::size_t>(visibleDef_)));
     hidden_.assign(x.paths().size(), {});
     for (std::size_t t = 0; t < x.paths().size(); ++t) {
       const ThreadPath* p = x.paths()[t];
