@@ -1,13 +1,11 @@
 // The parallel suite loop (SuiteRunner.hpp).
 #include "app/SuiteRunner.hpp"
 
-#include <algorithm>
-#include <atomic>
-#include <mutex>
-#include <system_error>
-#include <thread>
+#include <filesystem>
 
+#include "app/DeadlinePool.hpp"
 #include "app/TestFiles.hpp"
+#include "app/Watchdog.hpp"
 
 namespace ptxmm::app {
 
@@ -18,43 +16,44 @@ std::vector<checker::Expectation> shardOf(const std::vector<checker::Expectation
   return out;
 }
 
-std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector<checker::Expectation>& expectations,
-                                 const SuiteOptions& options,
-                                 const std::function<void(const SuiteEntry&, std::size_t)>& onDone) {
-  std::vector<SuiteEntry> entries(expectations.size());
-  std::atomic<std::size_t> next{0};
+SuiteRun runSuite(const model::CatModel& model, const std::vector<checker::Expectation>& expectations,
+                  const SuiteOptions& options, const std::function<void(const SuiteEntry&, std::size_t)>& onDone) {
+  SuiteRun run;
+  run.entries.resize(expectations.size());
   std::size_t done = 0;
-  std::mutex report;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < expectations.size();) {
-      SuiteEntry& entry = entries[i];
-      entry.expectation = expectations[i];
-      const std::string path = options.root.empty() ? entry.expectation.path : options.root + "/" + entry.expectation.path;
-      checker::RunOptions run = options.run;
-      run.engineOptions.listStates = entry.expectation.states.has_value();  // otherwise one query decides the claim
-      run.engineOptions.races = entry.expectation.racy.has_value();
-      entry.result = entry.expectation.program ? checkProgram(model, *entry.expectation.program, run, options.graphDir)
-                                               : checkFile(model, path, run, options.graphDir);
-      const checker::Judgement j = checker::judge(entry.expectation, entry.result, options.knownDifferences);
-      entry.verdict = j.verdict;
-      entry.explanation = j.explanation;
-      std::lock_guard lock(report);
-      onDone(entry, ++done);
-    }
+  auto judged = [&](SuiteEntry entry, std::size_t i) {
+    const checker::Judgement j = checker::judge(entry.expectation, entry.result, options.knownDifferences);
+    entry.verdict = j.verdict;
+    entry.explanation = j.explanation;
+    run.entries[i] = std::move(entry);
+    onDone(run.entries[i], ++done);
   };
-  std::vector<std::thread> pool;
-  // Fewer workers when the system refuses more threads (a process or memory limit): the suite still runs, on
-  // the threads it got and this one (issue 16 C4).
-  for (int j = 1; j < std::max(1, options.jobs); ++j) {
-    try {
-      pool.emplace_back(worker);
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  worker();
-  for (auto& t : pool) t.join();
-  return entries;
+  auto work = [&](std::size_t i) -> JobCommit {
+    SuiteEntry entry;
+    entry.expectation = expectations[i];
+    const std::string path = options.root.empty() ? entry.expectation.path : options.root + "/" + entry.expectation.path;
+    checker::RunOptions check = options.run;
+    check.engineOptions.listStates = entry.expectation.states.has_value();  // otherwise one query decides the claim
+    check.engineOptions.races = entry.expectation.racy.has_value();
+    entry.result = entry.expectation.program ? checkProgram(model, *entry.expectation.program, check, options.graphDir)
+                                             : checkFile(model, path, check, options.graphDir);
+    return [&judged, entry = std::move(entry), i] { judged(entry, i); };
+  };
+  const double timeout = options.run.engineOptions.timeoutSeconds;
+  auto overrun = [&](std::size_t i) {
+    SuiteEntry entry;
+    entry.expectation = expectations[i];
+    entry.result.name = std::filesystem::path(entry.expectation.path).stem().string();
+    entry.result.file = entry.expectation.path;
+    entry.result.status = checker::Status::Unknown;
+    entry.result.resourceLimit = true;
+    entry.result.reason = checker::timeoutReason(timeout) +
+                          " (unrolling, encoding or freeing the test overran it; the suite went on without it)";
+    judged(std::move(entry), i);
+  };
+  run.abandoned = runWithDeadlines(expectations.size(), options.jobs, timeout > 0 ? timeout + kWatchdogGraceSeconds : 0,
+                                   work, overrun);
+  return run;
 }
 
 }  // namespace ptxmm::app

@@ -1,5 +1,6 @@
 // The suite runner: checks many tests against their expectations (ExpectationFiles.hpp) on a pool of threads
-// and reports each as it finishes; every mismatch comes with its reason (checker/Expectation.hpp).
+// and reports each as it finishes; every mismatch comes with its reason (checker/Expectation.hpp). A test that
+// overruns --timeout in a stage the engines cannot stop is reported UNKNOWN on time (DeadlinePool.hpp).
 #pragma once
 
 #include <functional>
@@ -31,8 +32,16 @@ struct SuiteOptions {
 /// The expectations of this shard.
 std::vector<checker::Expectation> shardOf(const std::vector<checker::Expectation>& all, int shard, int shards);
 
-/// Runs every expectation (in parallel with `jobs` threads); `onDone` is called (serialised) as each finishes.
-std::vector<SuiteEntry> runSuite(const model::CatModel& model, const std::vector<checker::Expectation>& expectations,
+struct SuiteRun {
+  std::vector<SuiteEntry> entries;
+  /// A test overran --timeout by kWatchdogGraceSeconds and was reported UNKNOWN while its thread still runs: the
+  /// caller must end the process with std::_Exit once it has reported (see DeadlinePool.hpp).
+  bool abandoned = false;
+};
+
+/// Runs every expectation (in parallel with `jobs` threads, each test under the --timeout backstop); `onDone` is
+/// called (serialised) as each finishes or is given up.
+SuiteRun runSuite(const model::CatModel& model, const std::vector<checker::Expectation>& expectations,
                                  const SuiteOptions& options,
                                  const std::function<void(const SuiteEntry&, std::size_t done)>& onDone);
 

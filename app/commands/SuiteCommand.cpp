@@ -3,6 +3,7 @@
 // `N passed, M failed` at the end, and optionally a JSON report of every test.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -105,22 +106,24 @@ struct SuiteCommand {
     if (!exceptions.empty()) options.knownDifferences = readKnownDifferences(exceptions);
     Counts n;
     Progress progress(expectations.size());
-    const auto entries = runSuite(model, expectations, options, [&](const SuiteEntry& e, std::size_t done) {
+    const auto suite = runSuite(model, expectations, options, [&](const SuiteEntry& e, std::size_t done) {
       if (e.verdict == Verdict::Pass) ++(e.explanation.empty() ? n.passed : n.vacuous);
       else if (e.verdict == Verdict::KnownDifference) ++n.known;
       else if (e.verdict == Verdict::Unknown) ++n.unknown;
       else ++n.failed;
       progress.report(e, done, n.failed);
     });
-    if (!report.empty()) writeReport(entries, options, n);
+    if (!report.empty()) writeReport(suite.entries, options, n);
     std::cout << n.passed + n.vacuous << " passed";
     if (n.vacuous) std::cout << " (" << n.vacuous << " vacuously: no execution exists)";
     std::cout << ", " << n.failed << " failed";
     if (n.unknown) std::cout << ", " << n.unknown << " unknown";
     if (n.known) std::cout << ", " << n.known << " known differences (" << exceptions << ")";
     std::cout << std::endl;
-    if (n.failed) return ExitCode::ExpectationFailed;
-    return n.unknown ? ExitCode::Unknown : ExitCode::Ok;
+    const ExitCode code = n.failed ? ExitCode::ExpectationFailed : n.unknown ? ExitCode::Unknown : ExitCode::Ok;
+    // A given-up test's thread still uses the model and the expectations: end here, before they are destroyed.
+    if (suite.abandoned) std::_Exit(static_cast<int>(code));
+    return code;
   }
 
   // Refuses a report that could not be written or would overwrite the expectations, before the suite runs.
