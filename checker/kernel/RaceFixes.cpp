@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -221,6 +222,145 @@ std::vector<std::pair<const Instruction*, const Instruction*>> flagPairs(const K
   return out;
 }
 
+// ---- a read-modify-write made one atomic ---------------------------------------------------------------------
+
+// A load of a location and a later store to it of the loaded value plus a constant, with nothing but register
+// arithmetic between them (nvcc's `*p += c`, `hist[b]++`): two accesses that lose an update when another thread's
+// increment falls between them, whatever ordering they are given.
+struct Increment {
+  std::size_t load = 0, store = 0;  // indices in the thread's code
+  std::int64_t delta = 0;
+};
+
+// The constant the stored value exceeds the loaded one by, modulo 2^bits, when the code between `load` and
+// `store` proves it: each register is tracked as "(the loaded value + c) << s" through mov, add/sub of an
+// immediate, and-masks that keep the low `bits`, and the shl/shr pair of a sign extension (s <= 64 - bits keeps
+// the low `bits`, all the store keeps); anything else (control flow, a tracked register overwritten from memory, a
+// product) gives no answer.
+std::optional<std::int64_t> incrementDelta(const std::vector<Instruction>& code, std::size_t load, std::size_t store, int bits) {
+  struct Shifted {
+    std::int64_t plus = 0;
+    std::int64_t shift = 0;
+  };
+  const std::int64_t width = bits > 0 && bits < 64 ? bits : 64;
+  std::map<std::string, Shifted> tracked{{code[load].operands[0].name, {}}};
+  auto get = [&](const frontend::Operand& o) -> std::optional<Shifted> {
+    if (o.kind != frontend::Operand::Kind::Register) return std::nullopt;
+    const auto it = tracked.find(o.name);
+    return it == tracked.end() ? std::nullopt : std::optional{it->second};
+  };
+  const std::uint64_t low = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  for (std::size_t i = load + 1; i < store; ++i) {
+    const Instruction& in = code[i];
+    if (in.op == Opcode::Label || in.op == Opcode::Branch || in.op == Opcode::Goto) return std::nullopt;
+    if (!frontend::writesFirstOperand(in) || in.operands.empty()) continue;
+    std::optional<Shifted> value;
+    if (in.op == Opcode::Local && in.operands.size() >= 2) {
+      const auto a = get(in.operands[1]);
+      const frontend::Operand* b = in.operands.size() > 2 ? &in.operands[2] : nullptr;
+      const bool immB = b && b->kind == frontend::Operand::Kind::Immediate;
+      const bool plain = a && a->shift == 0;
+      switch (in.localOp) {
+        case frontend::LocalOp::Mov: value = a; break;
+        case frontend::LocalOp::Add:
+          if (plain && immB) value = Shifted{a->plus + b->value, 0};
+          else if (b && get(*b) && get(*b)->shift == 0 && in.operands[1].kind == frontend::Operand::Kind::Immediate)
+            value = Shifted{get(*b)->plus + in.operands[1].value, 0};
+          break;
+        case frontend::LocalOp::Sub:
+          if (plain && immB) value = Shifted{a->plus - b->value, 0};
+          break;
+        case frontend::LocalOp::And:
+          if (plain && immB && (static_cast<std::uint64_t>(b->value) & low) == low) value = a;
+          break;
+        case frontend::LocalOp::Shl:
+          if (plain && immB && b->value > 0 && b->value <= 64 - width) value = Shifted{a->plus, b->value};
+          break;
+        case frontend::LocalOp::Shr:
+          if (a && immB && a->shift == b->value) value = Shifted{a->plus, 0};
+          break;
+        default: break;
+      }
+    }
+    if (value) tracked[in.operands[0].name] = *value;
+    else tracked.erase(in.operands[0].name);
+  }
+  if (code[store].operands.size() < 2) return std::nullopt;
+  const auto stored = get(code[store].operands[1]);
+  if (!stored || stored->shift != 0) return std::nullopt;
+  return stored->plus;
+}
+
+// The increments of a thread whose load and store are at the sites `load` and `store`.
+std::vector<Increment> incrementsAt(const KernelProgram& k, std::size_t thread, const Site& load, const Site& store) {
+  std::vector<Increment> out;
+  const auto& code = k.program.threads[thread].code;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code[i].op != Opcode::Ld || !at(code[i], load) || strong(code[i])) continue;
+    const std::string x = locationOf(code[i]);
+    for (std::size_t j = i + 1; j < code.size() && !x.empty(); ++j) {
+      if (!plainAccess(code[j]) || locationOf(code[j]) != x) continue;
+      if (code[j].op != Opcode::St || !at(code[j], store) || strong(code[j])) break;
+      const auto& locations = k.program.locations;
+      const auto loc = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == x; });
+      const int bits = loc == locations.end() ? 0 : 8 * loc->size;
+      if (const auto delta = incrementDelta(code, i, j, bits)) out.push_back({i, j, *delta});
+      break;
+    }
+  }
+  return out;
+}
+
+// The load and store sites of the increment a racing access belongs to, when it belongs to one.
+std::optional<std::pair<Site, Site>> incrementOf(const KernelProgram& k, const End& e) {
+  const auto& code = k.program.threads[static_cast<std::size_t>(e.thread)].code;
+  const std::string x = locationOf(*e.in);
+  for (std::size_t i = 0; i < code.size() && !x.empty(); ++i) {
+    if (code[i].op != Opcode::Ld || locationOf(code[i]) != x) continue;
+    for (std::size_t j = i + 1; j < code.size(); ++j) {
+      if (!plainAccess(code[j]) || locationOf(code[j]) != x) continue;
+      if (code[j].op == Opcode::St && (static_cast<int>(i) == e.index || static_cast<int>(j) == e.index)) {
+        const Site load = siteOf(code[i]), store = siteOf(code[j]);
+        const auto found = incrementsAt(k, static_cast<std::size_t>(e.thread), load, store);
+        if (std::any_of(found.begin(), found.end(), [&](const Increment& inc) { return inc.load == i && inc.store == j; }))
+          return std::pair{load, store};
+      }
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+// Replaces every increment at (load, store) by one atom.add of `scope` at the load's place; false when some thread
+// runs one of the two sites outside such an increment (the change would not be what editing the line does).
+bool makeAtomic(KernelProgram& k, const Site& load, const Site& store, Scope scope) {
+  for (std::size_t t = 0; t < k.program.threads.size(); ++t) {
+    auto& code = k.program.threads[t].code;
+    const auto found = incrementsAt(k, t, load, store);
+    const auto sites = std::count_if(code.begin(), code.end(), [&](const Instruction& in) {
+      return (in.op == Opcode::Ld && at(in, load)) || (in.op == Opcode::St && at(in, store));
+    });
+    if (static_cast<std::size_t>(sites) != 2 * found.size()) return false;
+    for (auto inc = found.rbegin(); inc != found.rend(); ++inc) {  // from the back: erasing keeps earlier indices
+      Instruction& in = code[inc->load];
+      const int bits = [&] {
+        const auto& locations = k.program.locations;
+        const std::string x = locationOf(in);
+        const auto loc = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == x; });
+        return loc == locations.end() ? 0 : 8 * loc->size;
+      }();
+      in.op = Opcode::Atom;
+      in.atomOp = frontend::AtomOp::Add;
+      in.sem = Sem::Relaxed;
+      in.scope = scope;
+      in.valueBits = bits;
+      in.operands.push_back({frontend::Operand::Kind::Immediate, "", inc->delta, in.pos});
+      code.erase(code.begin() + static_cast<std::ptrdiff_t>(inc->store));
+    }
+  }
+  return true;
+}
+
 KernelPosition positionOf(const KernelProgram& k, const Instruction& in, const KernelPosition& like) {
   KernelPosition p = like;
   if (in.origin >= 0) {
@@ -259,6 +399,25 @@ std::vector<FixCandidate> fixCandidates(const KernelProgram& k, const KernelRace
     out.push_back(std::move(c));
   };
   const bool accesses = plainAccess(*a->in) && plainAccess(*b->in);
+
+  // A lost update first: when both ends belong to load/add/store increments of one location, the relaxed atomic
+  // add is the weakest change that removes the race (release/acquire would order the accesses but still lose
+  // updates).
+  if (race.kind == "no synchronisation") {
+    const auto ia = incrementOf(k, *a), ib = incrementOf(k, *b);
+    if (ia && ib) {
+      const auto sites = {*ia, *ib};
+      FixCandidate c{"", k};
+      bool applied = true;
+      for (const auto& [load, store] : sites) applied = applied && makeAtomic(c.kernel, load, store, scope);
+      if (applied) {
+        c.text = "make the increment at " + wa + (lineOf(*a->pos) == lineOf(*b->pos) ? "" : " and at " + wb) +
+                 " one atomic read-modify-write, atom.add.relaxed" + scopeText(scope) +
+                 " (atomicAdd), instead of a load and a store that lose concurrent updates";
+        out.push_back(std::move(c));
+      }
+    }
+  }
 
   if (race.kind == "different proxies") {
     const bool aAsync = asyncProxy(*a->in), bAsync = asyncProxy(*b->in);

@@ -1,8 +1,9 @@
 // Checked fixes for kernel races (issue 18 item 5): the fix a report offers is not advice but a change of the
 // kernel that was re-checked. For each race group, candidate changes of the launch's residual code are built,
-// weakest first — widen the scope of the two accesses (or make the plain one of an atomic/plain pair atomic);
-// make a later write of the first thread .release and an earlier read of the second .acquire (a flag both touch);
-// a fence.acq_rel pair of the threads' common scope after the first access and before the second; fence.proxy.async
+// weakest first — a load/add/store increment made one relaxed atom.add (a lost update); widen the scope of the two
+// accesses (or make the plain one of an atomic/plain pair atomic); make a later write of the first thread .release
+// and an earlier read of the second .acquire (a flag both touch); a fence.acq_rel pair of the threads' common scope
+// after the first access and before the second; fence.proxy.async
 // next to the access of the async proxy; a CTA barrier (bar.sync 0, __syncthreads) right after the first access or
 // right before the second, in every thread of the block; last, the two accesses themselves made release/acquire —
 // each applied to the PTX instruction of that origin in EVERY thread (what editing the kernel does), and the whole

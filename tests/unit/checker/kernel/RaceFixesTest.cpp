@@ -191,3 +191,71 @@ TEST_CASE("without time left for the re-checks the fix says it is not checked", 
   CHECK_FALSE(c.result.races[0].fixChecked);
   CHECK(c.result.races[0].fix.rfind("the time for checking fixes ran out after 0 of ", 0) == 0);
 }
+
+TEST_CASE("a lost update (load, add, store of one word in every thread): the checked fix is one atomic add", "[checker][kernel][fix]") {
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"hits_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"ld.weak r1, hits_0", "add r2, r1, 3", "st.weak hits_0, r2"};
+  };
+  const Checked c = checkWithFixes(l);
+  REQUIRE(c.result.races.size() == 2);  // load/store and store/store: hand-built rows are lines of their own
+  for (const auto& race : c.result.races) {
+    CHECK(race.fixChecked);
+    CHECK(race.fix.rfind("make the increment at kernel.cu:10", 0) == 0);
+    CHECK(race.fix.find("one atomic read-modify-write, atom.add.relaxed.gpu (atomicAdd)") != std::string::npos);
+  }
+  // The changed launch adds 3 per thread with one atomic each, and no store is left.
+  const auto candidates = checker::kernel::fixCandidates(c.kernel, c.result.races[0]);
+  REQUIRE_FALSE(candidates.empty());
+  for (const auto& t : candidates[0].kernel.program.threads) {
+    REQUIRE(t.code.size() == 2);
+    CHECK(t.code[0].op == frontend::Opcode::Atom);
+    CHECK(t.code[0].atomOp == frontend::AtomOp::Add);
+    CHECK(t.code[0].operands.back().value == 3);
+    CHECK(t.code[1].op == frontend::Opcode::Local);
+  }
+}
+
+TEST_CASE("a store of something other than the loaded value plus a constant is no increment", "[checker][kernel][fix]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"x_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"ld.weak r1, x_0", "mul r2, r1, 2", "st.weak x_0, r2"};
+  };
+  const Checked c = checkWithFixes(l);
+  REQUIRE_FALSE(c.result.races.empty());
+  for (const auto& race : c.result.races)
+    for (const auto& candidate : checker::kernel::fixCandidates(c.kernel, race))
+      CHECK(candidate.text.find("atomic read-modify-write") == std::string::npos);
+}
+
+TEST_CASE("an increment through nvcc's sign extension (shl then shr by 32) is still one atomic add", "[checker][kernel][fix]") {
+  // What the instantiator makes of `add.s32 %r8, %r7, 1` into a 64-bit register pair: t0 = r7 + 1,
+  // t1 = t0 << 32, r8 = t1 >> 32; the 32-bit store keeps the low half.
+  TestLaunch l;
+  l.grid = {2, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"hits_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"ld.weak r1, hits_0", "add t0, r1, 1", "shl t1, t0, 32", "shr r2, t1, 32", "st.weak hits_0, r2"};
+  };
+  const Checked c = checkWithFixes(l);
+  REQUIRE_FALSE(c.result.races.empty());
+  const auto candidates = checker::kernel::fixCandidates(c.kernel, c.result.races[0]);
+  REQUIRE_FALSE(candidates.empty());
+  CHECK(candidates[0].text.find("atom.add.relaxed.gpu (atomicAdd)") != std::string::npos);
+  CHECK(candidates[0].kernel.program.threads[0].code[0].operands.back().value == 1);
+  // A shift that drops stored bits is not an extension: no atomic add is offered.
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"ld.weak r1, hits_0", "add t0, r1, 1", "shl t1, t0, 40", "shr r2, t1, 40", "st.weak hits_0, r2"};
+  };
+  const Checked d = checkWithFixes(l);
+  REQUIRE_FALSE(d.result.races.empty());
+  for (const auto& candidate : checker::kernel::fixCandidates(d.kernel, d.result.races[0]))
+    CHECK(candidate.text.find("atomic read-modify-write") == std::string::npos);
+}
