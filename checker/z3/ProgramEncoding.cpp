@@ -470,7 +470,10 @@ void ProgramEncoding::encodeBarriers() {
   };
   auto bv = [&](std::int64_t v) { return ctx_.bv_val(v, kBits); };
   int uid = 0;
-  for (const auto& [cls, list] : classes) {
+  for (const auto& entry : classes) {
+    // Named, not a structured binding: clang 14 (the fuzz build) cannot capture bindings in the lambdas below.
+    const BarrierClass& cls = entry.first;
+    const std::vector<const BarrierArrival*>& list = entry.second;
     const std::string prefix = "gen" + std::to_string(uid++) + "_";
     std::map<const BarrierArrival*, z3::expr> gen, complete, sync;
     if (cls.kind == BarrierKind::Counted) {
