@@ -57,6 +57,18 @@ KernelValues::KernelValues(const KernelGraph& kernel, const BarrierPhases& phase
                                 issueOrdered_[static_cast<std::size_t>(x)];
                        });
   }
+  // Completion (adone, A10): an asynchronous access precedes the waits that retire it (cp.async.wait_group /
+  // wait_all in its thread), and through aint so does the operation's read before its write. Only a wait on every
+  // path of its thread and outside loops counts: then it happens whenever the access's thread gets past it.
+  retiredBy_.resize(g.events.size());
+  for (const auto& [x, y] : g.adone) {
+    const model::Event& w = g.events[static_cast<std::size_t>(y)];
+    if (!w.is(Tag::AS) && w.thread >= 0 && w.thread == g.events[static_cast<std::size_t>(x)].thread &&
+        k_.unconditional(y) && !k_.inLoop(y))
+      retiredBy_[static_cast<std::size_t>(x)].push_back(y);
+  }
+  for (const auto& [x, y] : g.aint)
+    for (int w : retiredBy_[static_cast<std::size_t>(y)]) retiredBy_[static_cast<std::size_t>(x)].push_back(w);
   // Mixed sizes: an accessed byte range that overlaps another location's bytes without being the same location.
   std::map<int, std::vector<const KernelAccess*>> byBuffer;
   for (const auto& a : k_.accesses()) byBuffer[a.buffer].push_back(&a);
@@ -103,8 +115,12 @@ bool KernelValues::ordered(int a, int b) const {
     // whatever precedes one of those.
     if (ea.is(Tag::AS) || !issueOrdered_[static_cast<std::size_t>(b)]) return false;
     if (ea.thread == eb.thread) return ea.node < eb.node;
+  } else if (ea.is(Tag::AS)) {
+    // An asynchronous access is not in po: it precedes what a wait retiring it precedes (bc0 ⊇ adone ; po ; sw).
+    const auto& waits = retiredBy_[static_cast<std::size_t>(a)];
+    if (std::any_of(waits.begin(), waits.end(), [&](int w) { return ordered(w, b); })) return true;
   } else if (ea.thread == eb.thread) {
-    return a < b && !ea.is(Tag::AS);
+    return a < b;
   }
   return phases_.ordered(a, b) || std::any_of(extra_.begin(), extra_.end(), [&](const auto& o) { return o(a, b); });
 }

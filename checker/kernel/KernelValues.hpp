@@ -49,6 +49,7 @@ class KernelValues {
 
   std::vector<int> proxyFences_;    // explicit proxy fences, by id
   std::vector<bool> issueOrdered_;  // per event: an asynchronous event after all its thread did before its instruction
+  std::vector<std::vector<int>> retiredBy_;  // per asynchronous access: the waits in its thread's po that retire it
   std::map<int, int> mustRf_;
   std::map<int, std::optional<std::int64_t>> writeValues_;
   std::vector<int> inProgress_;

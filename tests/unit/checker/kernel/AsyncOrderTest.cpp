@@ -60,5 +60,47 @@ TEST_CASE("without a proxy fence, or with one for another state space, the bulk 
   }
 }
 
+// cp.async tiles: each thread copies one word into shared memory, retires its group and the block meets at a
+// barrier before reading the other thread's word (cpasync-tile-syncthreads.cu in small). The wait that retires a
+// copy orders it (spec §4.6: adone into the wait, then po and the barrier), so the pairs need no engine; without
+// the wait, or with it after the barrier, nothing orders the copy (a bar.sync alone does not complete it).
+TestLaunch cpAsyncTile(const std::string& where) {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"in_0 = 7", "in_1 = 8", "tile_0 @ shared cta 0 = 0", "tile_1 @ shared cta 0 = 0", "out_0 = 0", "out_1 = 0"};
+  l.code = [=](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c{"cp.async.ca.shared.global [" + idx("tile", t) + "], [" + idx("in", t) + "], 4",
+                               "cp.async.commit_group"};
+    if (where == "before the barrier") c.push_back("cp.async.wait_group 0");
+    c.push_back("bar.sync 0");
+    if (where == "after the barrier") c.push_back("cp.async.wait_group 0");
+    c.push_back("ld.shared.u32 r1, [" + idx("tile", 1 - t) + "]");
+    c.push_back("st.u32 [" + idx("out", t) + "], r1");
+    return c;
+  };
+  return l;
+}
+
+TEST_CASE("a cp.async retired by its thread's wait_group before a barrier is ordered before reads after it, without an engine", "[checker][kernel][async]") {
+  const TestLaunch l = cpAsyncTile("before the barrier");
+  CHECK_FALSE(testing::wholeLaunchRaces(l));
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0] == 8 && out[1] == 7"};
+  testing::checkDecidedWithoutEngine(testing::checkLaunch(l, o));
+}
+
+TEST_CASE("a cp.async not retired before the barrier races with the other thread's read", "[checker][kernel][async]") {
+  for (const std::string where : {"nowhere", "after the barrier"}) {
+    INFO("wait_group: " << where);
+    const TestLaunch l = cpAsyncTile(where);
+    CHECK(testing::wholeLaunchRaces(l));
+    const checker::kernel::KernelResult r = testing::checkLaunch(l);
+    CHECK(r.races.size() == 1);
+    CHECK(r.unknowns.empty());
+  }
+}
+
 }  // namespace
 }  // namespace ptxmm
