@@ -361,6 +361,77 @@ bool makeAtomic(KernelProgram& k, const Site& load, const Site& store, Scope sco
   return true;
 }
 
+// ---- an access moved after the wait that completes an asynchronous copy ------------------------------------
+
+bool asyncCopy(const Instruction& in) {
+  return in.op == Opcode::BulkCopy || in.op == Opcode::CpAsync || in.op == Opcode::StAsync || in.op == Opcode::RedAsync;
+}
+
+// Whether `in` waits for `copy` to complete: cp.async.wait_group / wait_all for a cp.async, a wait on the
+// mbarrier the copy completes (its last operand) for the others.
+bool completes(const Instruction& in, const Instruction& copy) {
+  if (copy.op == Opcode::CpAsync) return in.op == Opcode::CpAsyncWait && !in.bulkGroup;
+  const auto& m = copy.operands.back();
+  return in.op == Opcode::MbarWait && m.kind == frontend::Operand::Kind::Location && in.operands.size() > 1 &&
+         in.operands[1].name == m.name;
+}
+
+// The last index of the wait starting at `w`: the poll and the loop nvcc builds around it (predicate arithmetic,
+// branches, labels), up to the last label that closes every branch seen so far (the loop's exit).
+std::size_t waitEnd(const std::vector<Instruction>& code, std::size_t w, const Instruction& copy) {
+  std::vector<std::string> pending, seen;
+  std::size_t end = w;
+  for (std::size_t i = w + 1; i < code.size(); ++i) {
+    const Instruction& in = code[i];
+    if (in.op == Opcode::Branch || in.op == Opcode::Goto) {
+      const std::string& target = in.operands.back().name;
+      if (std::find(seen.begin(), seen.end(), target) == seen.end()) pending.push_back(target);
+    } else if (in.op == Opcode::Label) {
+      const std::string& name = in.operands.front().name;
+      seen.push_back(name);
+      pending.erase(std::remove(pending.begin(), pending.end(), name), pending.end());
+      if (pending.empty()) end = i;
+    } else if (in.op != Opcode::Local && in.op != Opcode::Setp && !completes(in, copy)) {
+      break;
+    }
+  }
+  return end;
+}
+
+bool mentions(const Instruction& in, const std::vector<std::string>& registers) {
+  return std::any_of(in.operands.begin(), in.operands.end(), [&](const frontend::Operand& o) {
+    return o.kind == frontend::Operand::Kind::Register &&
+           std::find(registers.begin(), registers.end(), o.name) != registers.end();
+  });
+}
+
+// Moves every instruction at `site` (in every thread) to just after the first later wait completing `copy`; the
+// wait's instruction for the report, or nullptr when some thread has no such wait or the move would change what
+// the moved instruction computes (a register it uses or defines is touched on the way).
+const Instruction* moveAfterWait(KernelProgram& k, const Site& site, const Instruction& copy) {
+  const Instruction* shown = nullptr;
+  for (auto& thread : k.program.threads) {
+    auto& code = thread.code;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      if (!at(code[i], site) || !plainAccess(code[i])) continue;
+      std::size_t w = i + 1;
+      while (w < code.size() && !completes(code[w], copy)) ++w;
+      if (w == code.size()) return nullptr;
+      const std::size_t end = waitEnd(code, w, copy);
+      std::vector<std::string> registers;
+      for (const auto& o : code[i].operands)
+        if (o.kind == frontend::Operand::Kind::Register) registers.push_back(o.name);
+      for (std::size_t j = i + 1; j <= end; ++j)
+        if (mentions(code[j], registers) || at(code[j], site)) return nullptr;
+      if (!shown) shown = &code[w];
+      std::rotate(code.begin() + static_cast<std::ptrdiff_t>(i), code.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                  code.begin() + static_cast<std::ptrdiff_t>(end) + 1);
+      i = end;  // the moved instruction is now at `end`
+    }
+  }
+  return shown;
+}
+
 KernelPosition positionOf(const KernelProgram& k, const Instruction& in, const KernelPosition& like) {
   KernelPosition p = like;
   if (in.origin >= 0) {
@@ -399,6 +470,19 @@ std::vector<FixCandidate> fixCandidates(const KernelProgram& k, const KernelRace
     out.push_back(std::move(c));
   };
   const bool accesses = plainAccess(*a->in) && plainAccess(*b->in);
+
+  // An access of the copy's destination (or source) before the copy completed: after the wait, in its thread.
+  if (asyncCopy(*a->in) != asyncCopy(*b->in)) {
+    const End& copy = asyncCopy(*a->in) ? *a : *b;
+    const End& early = asyncCopy(*a->in) ? *b : *a;
+    FixCandidate c{"", k};
+    if (const Instruction* wait = moveAfterWait(c.kernel, siteOf(*early.in), *copy.in)) {
+      const KernelPosition pw = positionOf(k, *wait, *early.pos);
+      c.text = "move the " + accessNoun(*early.in) + " at " + where(*early.pos) + " after the wait at " + where(pw) +
+               " that completes the copy at " + where(*copy.pos) + ", in every thread";
+      out.push_back(std::move(c));
+    }
+  }
 
   // A lost update first: when both ends belong to load/add/store increments of one location, the relaxed atomic
   // add is the weakest change that removes the race (release/acquire would order the accesses but still lose
@@ -549,8 +633,8 @@ double checkRaceFixes(const model::CatModel& model, const KernelProgram& kernel,
       race.fix = "no candidate change applies to these instructions; unchecked advice: " + race.fix;
     else
       race.fix = "none of the " + std::to_string(candidates.size()) +
-                 " candidate changes (a wider scope, release/acquire, a fence pair, a proxy fence, a barrier) removes "
-                 "this race without another finding; unchecked advice: " + race.fix;
+                 " candidate changes (after the wait, an atomic add, a wider scope, release/acquire, a fence pair, a "
+                 "proxy fence, a barrier) removes this race without another finding; unchecked advice: " + race.fix;
   }
   result.fixSeconds = spent();
   return result.fixSeconds;

@@ -1,6 +1,7 @@
 // Checked fixes for kernel races (issue 18 item 5): the fix a report offers is not advice but a change of the
 // kernel that was re-checked. For each race group, candidate changes of the launch's residual code are built,
-// weakest first — a load/add/store increment made one relaxed atom.add (a lost update); widen the scope of the two
+// weakest first — an access of an async copy's bytes moved after the wait completing the copy in its thread; a
+// load/add/store increment made one relaxed atom.add (a lost update); widen the scope of the two
 // accesses (or make the plain one of an atomic/plain pair atomic); make a later write of the first thread .release
 // and an earlier read of the second .acquire (a flag both touch); a fence.acq_rel pair of the threads' common scope
 // after the first access and before the second; fence.proxy.async

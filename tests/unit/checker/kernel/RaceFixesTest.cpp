@@ -259,3 +259,45 @@ TEST_CASE("an increment through nvcc's sign extension (shl then shr by 32) is st
   for (const auto& candidate : checker::kernel::fixCandidates(d.kernel, d.result.races[0]))
     CHECK(candidate.text.find("atomic read-modify-write") == std::string::npos);
 }
+
+TEST_CASE("a read of a bulk copy's destination before the mbarrier wait: the checked fix moves it after the wait", "[checker][kernel][fix]") {
+  // Thread 0 starts a 4-byte bulk copy into tile_0 completing on bar; both threads read tile_0 before waiting on
+  // bar (tma-load-read-before-wait.cu in small), the wait being a peeled try_wait and its loop, as nvcc's.
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"bar_0 @ mbarrier cta 0", "tile_0 @ shared cta 0 = 0", "in_0 = 7", "out_0 = 0", "out_1 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c;
+    if (t == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar_0], 1");
+    c.push_back("bar.sync 0");
+    if (t == 0) {
+      c.push_back("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [bar_0], 4");
+      c.push_back("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [tile_0], [in_0], 4, [bar_0]");
+    }
+    c.push_back("ld.shared.u32 r0, [tile_0]");
+    for (const auto& s : {"mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [bar_0], 0", "@!p bra LW", "goto LE", "LW:",
+                          "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [bar_0], 0", "@!p bra LW", "LE:"})
+      c.push_back(s);
+    c.push_back("st.u32 [" + idx("out", t) + "], r0");
+    return c;
+  };
+  const Checked c = checkWithFixes(l);
+  REQUIRE(c.result.races.size() == 1);
+  const auto& race = c.result.races[0];
+  CHECK(race.kind == "different proxies");
+  CHECK(race.fixChecked);
+  CHECK(race.fix.rfind("move the load at kernel.cu:", 0) == 0);
+  CHECK(race.fix.find("after the wait at kernel.cu:") != std::string::npos);
+  // The load now follows the wait loop's exit label, right before the store of what it read.
+  const auto candidates = checker::kernel::fixCandidates(c.kernel, race);
+  REQUIRE_FALSE(candidates.empty());
+  for (const auto& t : candidates[0].kernel.program.threads) {
+    const auto& code = t.code;
+    REQUIRE(code.size() >= 3);
+    CHECK(code[code.size() - 3].op == frontend::Opcode::Label);
+    CHECK(code[code.size() - 2].op == frontend::Opcode::Ld);
+    CHECK(code[code.size() - 1].op == frontend::Opcode::St);
+  }
+}
