@@ -148,7 +148,8 @@ std::string KernelGraph::threadRange(const std::vector<int>& threads) const {
       list += (list.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? ".." + std::to_string(ids[j]) : "");
       i = j + 1;
     }
-    const frontend::Dim3 c = kt[static_cast<std::size_t>(std::find_if(kt.begin(), kt.end(), [&](const auto& k) { return k.cta == cta; }) - kt.begin())].ctaid;
+    const int block = cta;  // a copy: clang 14 (the fuzz build) cannot capture a structured binding
+    const frontend::Dim3 c = kt[static_cast<std::size_t>(std::find_if(kt.begin(), kt.end(), [&](const auto& k) { return k.cta == block; }) - kt.begin())].ctaid;
     const std::string name = c.y == 0 && c.z == 0 ? std::to_string(c.x)
                                                   : "(" + std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) + ")";
     out += (out.empty() ? "" : "; ") + ("block " + name + (ids.size() == 1 ? " thread " : " threads ") + list);
