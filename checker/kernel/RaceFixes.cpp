@@ -533,7 +533,9 @@ std::vector<FixCandidate> fixCandidates(const KernelProgram& k, const KernelRace
     // Order the pair through a flag: release a later write of the first thread, acquire the read of it before the
     // second access (both directions: either end may be the earlier one).
     for (const auto& [from, to] : {std::pair{*a, *b}, std::pair{*b, *a}})
-      for (const auto& [w, r] : flagPairs(k, from, to, 2)) {
+      for (const auto& flag : flagPairs(k, from, to, 2)) {
+        const Instruction* w = flag.first;  // named, not bound: clang 14 (the fuzz build) cannot capture bindings
+        const Instruction* r = flag.second;
         const Site sw = siteOf(*w), sr = siteOf(*r);
         const KernelPosition pw = positionOf(k, *w, *from.pos), pr = positionOf(k, *r, *to.pos);
         const bool one = w->origin == r->origin && (w->origin >= 0 || w->pos.line == r->pos.line);

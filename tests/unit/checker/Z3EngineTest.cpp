@@ -61,7 +61,9 @@ TEST_CASE("--timeout limits the whole test, not each solver call", "[checker][z3
   INFO(r.reason);
   REQUIRE(r.status == Status::Unknown);
   CHECK(r.resourceLimit);
-  CHECK(r.reason == "timeout after 0.2 s");
+  // On a loaded machine (or under ASan) the limit can already pass while the test is encoded: the reason then
+  // says so after the same words.
+  CHECK(r.reason.rfind("timeout after 0.2 s", 0) == 0);
   CHECK(r.seconds < 5);  // the unbounded run lists 2727 states and takes seconds; this one stops near 0.2 s
 }
 
