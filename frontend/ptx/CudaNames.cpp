@@ -90,27 +90,30 @@ std::string demangle(const std::string& mangled) {
   return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
-std::string functionName(const std::string& demangled) {
+std::string templatedName(const std::string& demangled) {
   std::string_view d = demangled;
   const std::size_t paren = parameterListStart(d);
   if (paren != std::string_view::npos) d = d.substr(0, paren);
   d = trim(d);
-  if (!d.empty() && d.back() == '>') {  // template arguments
-    int depth = 0;
-    for (std::size_t i = d.size(); i-- > 0;) {
-      if (d[i] == '>') ++depth;
-      if (d[i] == '<' && --depth == 0) {
-        d = trim(d.substr(0, i));
-        break;
-      }
-    }
-  }
   // A return type (templates print one) precedes the name after a space outside brackets.
   int depth = 0;
   for (std::size_t i = d.size(); i-- > 0;) {
     if (d[i] == '>' || d[i] == ')') ++depth;
     if (d[i] == '<' || d[i] == '(') --depth;
     if (d[i] == ' ' && depth == 0) return std::string(d.substr(i + 1));
+  }
+  return std::string(d);
+}
+
+std::string functionName(const std::string& demangled) {
+  const std::string full = templatedName(demangled);
+  std::string_view d = full;
+  if (!d.empty() && d.back() == '>') {  // template arguments
+    int depth = 0;
+    for (std::size_t i = d.size(); i-- > 0;) {
+      if (d[i] == '>') ++depth;
+      if (d[i] == '<' && --depth == 0) return std::string(trim(d.substr(0, i)));
+    }
   }
   return std::string(d);
 }

@@ -18,6 +18,10 @@ std::string demangle(const std::string& mangled);
 /// parameters: "void ns::k<4>(int*)" -> "ns::k".
 std::string functionName(const std::string& demangled);
 
+/// The qualified function name of a demangled signature with its template arguments, without return type and
+/// parameters: "void ns::k<4>(int*)" -> "ns::k<4>" (what tells two instances of a template kernel apart).
+std::string templatedName(const std::string& demangled);
+
 /// The parameter types of a demangled signature ("int const*", "int*", "int"); empty when there are none or
 /// the name was not mangled.
 std::vector<std::string> parameterTypes(const std::string& demangled);

@@ -234,6 +234,21 @@ void ThreadEvaluator::convert(const DecodedInstruction& d) {
   assign(b, dst, x, to.isSigned() ? to.bits : std::min(64, to.bits + 1), AbsValue::Kind::Symbolic, v.provenance);
 }
 
+void ThreadEvaluator::noteEquality(const DecodedInstruction& d, const AbsValue& a, const AbsValue& b) {
+  if (d.icmp != IntCmp::Eq && d.icmp != IntCmp::Ne) return;
+  const int w = d.type.bits;
+  // Only an exactly computed register of the compared width is pinned: an opaque value only approximates what
+  // the residual code holds, and a wider register keeps bits the comparison did not look at.
+  auto pin = [&](const DOperand& o, const AbsValue& v, const AbsValue& other) {
+    if (o.kind != DOperand::Kind::Reg || v.kind != AbsValue::Kind::Symbolic || !other.isConcrete() || regBits(o.reg) != w)
+      return false;
+    equality_ = EqualityFact{state_.pc, state_.frames.size(), d.ops[0].reg, o.reg,
+                             signExtend(static_cast<std::uint64_t>(other.bits), w), d.icmp == IntCmp::Eq};
+    return true;
+  };
+  if (!pin(d.ops[1], a, b)) pin(d.ops[2], b, a);
+}
+
 void ThreadEvaluator::setp(const DecodedInstruction& d) {
   if (d.ops.size() < 3 || d.ops[0].kind != DOperand::Kind::Reg) fail(d, "setp takes a predicate and two sources");
   std::string na, nb, nc;
@@ -255,6 +270,7 @@ void ThreadEvaluator::setp(const DecodedInstruction& d) {
     }
   };
   const int p = d.ops[0].reg, q = d.ops[0].second;
+  equality_.reset();
   if (a.isConcrete() && b.isConcrete() && (!c || c->isConcrete())) {
     const bool t = d.floatCmp ? floatCompare(d.fcmp, floatBits(d.ops[1], a, w), floatBits(d.ops[2], b, w), w, d.ftz)
                               : intCompare(d.icmp, u(a), u(b), w, d.type.isSigned());
@@ -292,6 +308,7 @@ void ThreadEvaluator::setp(const DecodedInstruction& d) {
   };
   if (c) combined(ResidualBuilder::reg(t), regName(p));
   setResidual(p, AbsValue::Kind::Symbolic, -1);
+  if (!c && q < 0) noteEquality(d, a, b);
   if (q >= 0) {
     combined(rb.apply(LocalOp::Xor, {ResidualBuilder::reg(t), ResidualBuilder::imm(1)}), regName(q));
     setResidual(q, AbsValue::Kind::Symbolic, -1);

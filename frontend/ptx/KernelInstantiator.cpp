@@ -82,19 +82,37 @@ class Instantiator {
     for (const auto& f : module_.functions)
       if (f.isEntry && f.hasBody) entries.push_back(&f);
     std::string names;
-    for (const auto* f : entries) names += (names.empty() ? "" : ", ") + functionName(demangle(f->name));
+    for (const auto* f : entries) names += (names.empty() ? "" : ", ") + templatedName(demangle(f->name));
     if (entries.empty()) throw OptionError(module_.file + ": the PTX has no kernel (.entry)");
     if (launch_.kernel.empty()) {
       if (entries.size() == 1) return *entries.front();
       throw OptionError("--kernel: " + module_.file + " has " + std::to_string(entries.size()) + " kernels (" + names + "): name one");
     }
+    // The mangled name, the CUDA name with or without its template arguments, or either without namespaces; a
+    // name that fits two instances of a template kernel is refused rather than guessed.
+    auto unqualified = [](const std::string& n) {
+      int depth = 0;
+      for (std::size_t i = n.size(); i-- > 1;) {
+        if (n[i] == '>') ++depth;
+        if (n[i] == '<') --depth;
+        if (depth == 0 && n[i] == ':' && n[i - 1] == ':') return n.substr(i + 1);
+      }
+      return n;
+    };
+    std::vector<const Function*> matches;
     for (const auto* f : entries) {
-      const std::string name = functionName(demangle(f->name));
-      const std::size_t colons = name.rfind("::");
-      if (f->name == launch_.kernel || name == launch_.kernel || (colons != std::string::npos && name.substr(colons + 2) == launch_.kernel))
-        return *f;
+      const std::string demangled = demangle(f->name);
+      for (const std::string& name : {functionName(demangled), templatedName(demangled)}) {
+        if (f->name == launch_.kernel || name == launch_.kernel || unqualified(name) == launch_.kernel) {
+          matches.push_back(f);
+          break;
+        }
+      }
     }
-    throw OptionError("--kernel " + launch_.kernel + ": no such kernel (the PTX has " + names + ")");
+    if (matches.size() == 1) return *matches.front();
+    if (matches.empty()) throw OptionError("--kernel " + launch_.kernel + ": no such kernel (the PTX has " + names + ")");
+    throw OptionError("--kernel " + launch_.kernel + ": " + std::to_string(matches.size()) + " kernels have that name (the PTX has " +
+                      names + "): give the template arguments or the mangled name");
   }
 
   void checkLaunch(const Function& entry) {

@@ -112,6 +112,7 @@ int ThreadEvaluator::blockFor(State state, bool backward, bool counted) {
 }
 
 void ThreadEvaluator::startBlock(int block) {
+  equality_.reset();
   current_ = block;
   state_ = blocks_[static_cast<std::size_t>(block)].entry;
   active_ = true;
@@ -323,6 +324,9 @@ void ThreadEvaluator::branchOn(const AbsValue& condition, const std::string& reg
   State taken = state_, next = state_;
   taken.pc = takenPc;
   next.pc = nextPc;
+  const int pred = instruction().guard;
+  refineByEquality(taken, pred, !negate);
+  refineByEquality(next, pred, negate);
   const int t = blockFor(std::move(taken), backward);
   const int n = blockFor(std::move(next), false);
   Instruction br = prototype();
@@ -331,6 +335,13 @@ void ThreadEvaluator::branchOn(const AbsValue& condition, const std::string& reg
   br.negatePredicate = negate;
   br.operands = {ResidualBuilder::reg(reg)};
   endBlock(n, t, std::move(br));
+}
+
+void ThreadEvaluator::refineByEquality(State& side, int pred, bool predHolds) const {
+  if (!equality_ || equality_->pc != state_.pc - 1 || equality_->depth != state_.frames.size() || equality_->pred != pred)
+    return;
+  if (predHolds != equality_->whenEqual) return;  // on this side the register differs from the value: no constant
+  side.frames.back().regs[static_cast<std::size_t>(equality_->reg)] = AbsValue::concrete(equality_->value);
 }
 
 void ThreadEvaluator::finishThread() { endBlock(-1); }

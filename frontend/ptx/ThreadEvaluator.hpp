@@ -101,6 +101,10 @@ class ThreadEvaluator {
   void endBlock(int next, int taken = -1, std::optional<Instruction> branch = std::nullopt);
   bool step();  // false: stopped at a collective
   void branchOn(const AbsValue& condition, const std::string& reg, bool negate, int takenPc, int nextPc, bool backward);
+  /// On the side of a branch on `pred` where the setp just before it found a symbolic register equal to a
+  /// constant, the register is that constant (so nvcc's code that re-tests it, e.g. an unrolled loop's guard on
+  /// `prev < 3` after `prev == n - 1`, does not take paths no execution takes).
+  void refineByEquality(State& side, int pred, bool predHolds) const;
   void finishThread();
   [[noreturn]] void fail(const DecodedInstruction& d, const std::string& message) const;
   void incomplete(const std::string& reason);
@@ -138,6 +142,8 @@ class ThreadEvaluator {
   void move(const DecodedInstruction& d);
   void convert(const DecodedInstruction& d);
   void setp(const DecodedInstruction& d);
+  /// Remembers `pred := (reg == value)` (or !=) for the branch that may follow this setp at once.
+  void noteEquality(const DecodedInstruction& d, const AbsValue& a, const AbsValue& b);
   void symbolicArithmetic(const DecodedInstruction& d, const std::vector<AbsValue>& in, const std::vector<std::string>& names);
   void addressing(const DecodedInstruction& d);
   void memoryAccess(const DecodedInstruction& d);
@@ -185,6 +191,17 @@ class ThreadEvaluator {
   bool stopped_ = false;  // a budget ran out: no more code is evaluated
   Collective collective_;
   std::optional<State> parked_;  // the state waiting at a collective
+  // What the setp at `pc` (in call depth `depth`) found: pred holds iff (reg == value) == whenEqual. Cleared at
+  // every block start, so it only refines a branch reached from that setp on the same path.
+  struct EqualityFact {
+    int pc = -1;
+    std::size_t depth = 0;
+    int pred = -1;
+    int reg = -1;
+    std::int64_t value = 0;  // canonical at the register's width
+    bool whenEqual = true;
+  };
+  std::optional<EqualityFact> equality_;
   int parkedBlock_ = -1;
 };
 

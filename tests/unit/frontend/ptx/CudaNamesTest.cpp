@@ -12,6 +12,9 @@ TEST_CASE("kernel names from mangled ones", "[frontend][ptx]") {
   CHECK(functionName(demangle("_Z6reducePKiPii")) == "reduce");
   CHECK(functionName("void ns::k<4>(int*)") == "ns::k");
   CHECK(functionName("add_kernel") == "add_kernel");
+  CHECK(templatedName(demangle("_Z9block_sumILi64EEvPi")) == "block_sum<64>");
+  CHECK(templatedName("void ns::k<a<int>, 4>(int*)") == "ns::k<a<int>, 4>");
+  CHECK(templatedName(demangle("_Z6reducePKiPii")) == "reduce");
   CHECK(parameterTypes(demangle("_Z6reducePKiPii")) == std::vector<std::string>{"int const*", "int*", "int"});
   CHECK(parameterTypes("k()").empty());
   CHECK(parameterTypes("add_kernel").empty());

@@ -357,6 +357,13 @@ TEST_CASE("located errors: an unsupported instruction, a missing scalar argument
   CHECK_THROWS_WITH(instantiate(fixture("reductions.ptx"), "1", "4", {"n=int32[4]"}, "reduce"), Contains("needs a value"));
   CHECK_THROWS_WITH(instantiate(fixture("reductions.ptx"), "1", "4", {"n=4"}), Contains("--kernel:") && Contains("name one"));
   CHECK_THROWS_WITH(instantiate(fixture("reductions.ptx"), "1", "4", {"n=4"}, "nope"), Contains("--kernel nope: no such kernel"));
+  // Two instances of a template kernel: picked by their template arguments; the bare name fits both.
+  const std::string instances = ".version 8.5\n.target sm_90\n.address_size 64\n"
+                                ".visible .entry _Z9block_sumILi32EEvPi(.param .u64 p)\n{\n ret;\n}\n"
+                                ".visible .entry _Z9block_sumILi64EEvPi(.param .u64 p)\n{\n ret;\n}\n";
+  CHECK(instantiate(instances, "1", "64", {"p=int32[1]"}, "block_sum<64>").entry == "_Z9block_sumILi64EEvPi");
+  CHECK_THROWS_WITH(instantiate(instances, "1", "64", {"p=int32[1]"}, "block_sum"),
+                    Contains("--kernel block_sum: 2 kernels have that name (the PTX has block_sum<32>, block_sum<64>)"));
   CHECK_THROWS_WITH(instantiate(fixture("reductions.ptx"), "1", "2048", {"n=4"}, "reduce"), Contains("--block 2048,1,1: a block has at most 1024 threads"));
   CHECK_THROWS_AS(parseDim3("0", "--grid"), OptionError);
   const std::string reqntid = ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n.reqntid 64\n{\n ret;\n}\n";
