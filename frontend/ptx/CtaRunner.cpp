@@ -56,6 +56,15 @@ class Scheduler {
     fail(t, what + " depends on a value read from memory some thread writes: not supported yet");
   }
 
+  // A value a collective exchanges or combines (not one that decides which lanes take part): concrete, or
+  // nullopt when it depends on memory some thread writes — the result is then opaque (unknown to the checker,
+  // which makes what depends on it UNKNOWN), as the residual code cannot carry a register across threads.
+  std::optional<std::uint64_t> data(std::size_t t, std::size_t operand) const {
+    const AbsValue& v = at(t).inputs.at(operand);
+    if (v.isConcrete()) return static_cast<std::uint64_t>(v.bits);
+    return std::nullopt;
+  }
+
   // Resolves every warp-collective group whose lanes are all there; says whether any was.
   bool resolveWarps() {
     bool any = false;
@@ -129,13 +138,13 @@ class Scheduler {
         const std::size_t source = base + static_cast<std::size_t>(j);
         const bool present = j >= 0 && j < 32 && (group >> j & 1);
         if (!present) return {unknown, c(valid)};  // an exited or non-member source lane: unpredictable
-        const auto value = need(source, 1, "the shuffled value");
+        const auto value = data(source, 1);
         return {value ? c(*value) : unknown, c(valid)};
       }
       case PeOp::Vote: {
         std::uint64_t ballot = 0;
         for (std::size_t u : members) {
-          const auto p = need(u, 1, "the voted predicate");
+          const auto p = data(u, 1);
           if (!p) return {unknown};
           if ((*p != 0) != at(u).instruction->ops[1].negated) ballot |= std::uint64_t{1} << (u - base);
         }
@@ -147,12 +156,12 @@ class Scheduler {
         }
       }
       case PeOp::Match: {
-        const auto mine = need(t, 1, "the matched value");
+        const auto mine = data(t, 1);
         if (!mine) return {unknown, unknown};
         std::uint64_t equal = 0;
         const std::uint64_t width = widthMask(d.type.bits);
         for (std::size_t u : members) {
-          const auto v = need(u, 1, "the matched value");
+          const auto v = data(u, 1);
           if (!v) return {unknown, unknown};
           if ((*v & width) == (*mine & width)) equal |= std::uint64_t{1} << (u - base);
         }
@@ -164,7 +173,7 @@ class Scheduler {
         std::uint64_t acc = 0;
         bool first = true;
         for (std::size_t u : members) {
-          const auto v = need(u, 1, "the reduced value");
+          const auto v = data(u, 1);
           if (!v) return {unknown};
           const std::uint64_t x = *v & 0xffffffff;
           const bool s = d.type.isSigned();
@@ -216,7 +225,7 @@ class Scheduler {
     for (std::size_t u : members) {
       if (at(u).instruction->op != PeOp::BarRed || at(u).instruction->combine != d.combine)
         fail(u, "threads of the CTA wait at different bar.red operations");
-      const auto p = need(u, predicate, "the reduced predicate");
+      const auto p = data(u, predicate);
       if (!p) {
         known = false;
         continue;
