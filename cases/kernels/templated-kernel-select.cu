@@ -29,11 +29,11 @@ __global__ void block_sum(const int* in, int* out) {
   }
 }
 
-template __global__ void block_sum<32>(const int*, int*);
-
 int main() {
   int* in = device_buffer<int>(64, {4, 5, 6});
   int* out = device_buffer<int>(1);
+  int* out32 = device_buffer<int>(1);
+  block_sum<32><<<1, 32>>>(in, out32);  // the other instance: both are in the module
   block_sum<64><<<1, 64>>>(in, out);
   finish();
   print("out", out, 1, {0});
