@@ -44,8 +44,7 @@ class Scheduler {
   }
 
   [[noreturn]] void fail(std::size_t t, const std::string& message) const {
-    const PtxInstruction& in = *at(t).instruction->source;
-    throw UserError(in.pos, message + " ('" + in.text + "', " + who(threads_[t]) + ")");
+    threads_[t].failAtCollective(message + " (" + who(threads_[t]) + ")");
   }
 
   // A value a collective needs: concrete, or (discovering) unknown.

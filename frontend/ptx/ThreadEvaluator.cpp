@@ -194,7 +194,21 @@ const DecodedInstruction& ThreadEvaluator::instruction() const {
 }
 
 void ThreadEvaluator::fail(const DecodedInstruction& d, const std::string& message) const {
-  throw UserError(d.source->pos, message + " ('" + d.source->text + "')");
+  const bool current = !state_.frames.empty() && static_cast<std::size_t>(state_.pc) < code().code.size() && &instruction() == &d;
+  if (!current) throw UserError(d.source->pos, message + " ('" + d.source->text + "')");
+  failAt(state_.frames.back().function, state_.pc, d, message);
+}
+
+void ThreadEvaluator::failAtCollective(const std::string& message) const {
+  failAt(collective_.function, collective_.pc, *collective_.instruction, message);
+}
+
+// On the kernel's own line (.loc, the outermost inlined_at) when nvcc gave one — for a .cu input the PTX is a
+// temporary file whose positions would be read as lines of the .cu — with the PTX line beside the instruction.
+void ThreadEvaluator::failAt(int function, int pc, const DecodedInstruction& d, const std::string& message) const {
+  if (d.source->loc < 0) throw UserError(d.source->pos, message + " ('" + d.source->text + "')");
+  const KernelOrigin& o = ctx_.origins[static_cast<std::size_t>(ctx_.origin(function, pc))];
+  throw UserError(o.source, message + " (PTX line " + std::to_string(o.ptx.line) + ": '" + d.source->text + "')");
 }
 
 void ThreadEvaluator::incomplete(const std::string& reason) {

@@ -51,6 +51,8 @@ class ThreadEvaluator {
   const Collective& collective() const { return collective_; }
   /// Continues after the collective with the values of its destination operand(s).
   void resume(const std::vector<AbsValue>& results);
+  /// Throws the located error `message` about the collective run() stopped at.
+  [[noreturn]] void failAtCollective(const std::string& message) const;
 
   /// The residual code as a Program thread (after run() returned Finished).
   Thread takeThread();
@@ -107,6 +109,8 @@ class ThreadEvaluator {
   void refineByEquality(State& side, int pred, bool predHolds) const;
   void finishThread();
   [[noreturn]] void fail(const DecodedInstruction& d, const std::string& message) const;
+  /// The located error about instruction `pc` (= `d`) of decoded function `function`.
+  [[noreturn]] void failAt(int function, int pc, const DecodedInstruction& d, const std::string& message) const;
   void incomplete(const std::string& reason);
   State generalize(const State& seen, State now);
 

@@ -231,6 +231,12 @@ TEST_CASE(".nc loads of memory the kernel writes are refused (outside the model)
   const std::string body =
       " ld.param.u64 %rd1, [k_param_0];\n ld.global.nc.u32 %r1, [%rd1];\n st.global.u32 [%rd1], %r1;\n";
   CHECK_THROWS_WITH(instantiate(kernel(body), "1", "1"), Contains("k.ptx:11:2: error:") && Contains("outside the PTX memory model"));
+  // With a .loc (nvcc's PTX of a .cu, a temporary file) the error is on the kernel's own line, the PTX line beside.
+  const std::string located = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n"
+                              " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n ld.param.u64 %rd1, [k_param_0];\n .loc 1 35 5\n"
+                              " ld.global.nc.u32 %r1, [%rd1];\n st.global.u32 [%rd1], %r1;\n ret;\n}\n.file 1 \"x.cu\"\n";
+  CHECK_THROWS_WITH(instantiate(located, "1", "1", {"k_param_0=int32[1]"}),
+                    Contains("x.cu:35:5: error: ld.global.nc") && Contains("(PTX line 10: 'ld.global.nc.u32 %r1, [%rd1]')"));
 }
 
 TEST_CASE("bar.red and __syncwarp", "[frontend][ptx]") {
