@@ -127,6 +127,53 @@ class Layout {
     }
     placed_.assign(n, false);
     place(rpo, -1, rank);
+    for (auto& [header, body] : loops_) addLatch(header, body);
+  }
+
+  // The unroller reads a loop as the range from its header to the last jump back to it. When the block laid out
+  // last in a loop's body does not jump back (an inner loop ends the body and the outer back edge leaves from
+  // inside it, as nvcc lays out libcu++'s semaphore acquire), the ranges would overlap: every back edge then goes
+  // through a latch block laid out last in the body instead, so loops nest as ranges as they do as bodies.
+  void addLatch(int header, std::set<int>& body) {
+    std::vector<std::ptrdiff_t> position(blocks_.size(), -1);
+    for (std::size_t k = 0; k < layout_.size(); ++k) position[static_cast<std::size_t>(layout_[k])] = static_cast<std::ptrdiff_t>(k);
+    int last = header;
+    for (int b : body)
+      if (position[static_cast<std::size_t>(b)] > position[static_cast<std::size_t>(last)]) last = b;
+    const std::size_t after = static_cast<std::size_t>(position[static_cast<std::size_t>(last)]) + 1;
+    if (lastJump(last, after < layout_.size() ? layout_[after] : -1) == header) return;
+    const int latch = static_cast<int>(blocks_.size());
+    ResidualBlock l;
+    l.next = header;
+    for (int b : body) {
+      ResidualBlock& x = blocks_[static_cast<std::size_t>(b)];
+      if (x.branch && x.taken == header) {
+        x.taken = latch;
+        if (!l.jump) l.jump = *x.branch;  // the latch keeps the origin of a back edge: a hang is reported there
+      }
+      if (x.next == header) {
+        x.next = latch;
+        if (!l.jump) l.jump = x.jump;
+      }
+    }
+    if (l.jump) {
+      l.jump->operands.clear();
+      l.jump->predicated = l.jump->negatePredicate = false;
+    }
+    blocks_.push_back(std::move(l));
+    layout_.insert(layout_.begin() + position[static_cast<std::size_t>(last)] + 1, latch);
+    for (auto& [outer, outerBody] : loops_)
+      if (outer == header || outerBody.count(header)) outerBody.insert(latch);  // the latch is in every enclosing body
+  }
+
+  // Whether emit() ends block x with a jump to x.next when `following` is laid out after it (-1: nothing is).
+  static bool jumpsOn(const ResidualBlock& x, int following) { return x.next >= 0 ? following != x.next : following != -1; }
+
+  // Where the last jump emitted for block b goes when `following` is laid out after it (-2: it ends without one).
+  int lastJump(int b, int following) const {
+    const ResidualBlock& x = blocks_[static_cast<std::size_t>(b)];
+    if (jumpsOn(x, following)) return x.next;
+    return x.branch ? x.taken : -2;
   }
 
   void place(const std::vector<int>& region, int header, const std::vector<int>& rank) {
@@ -170,8 +217,7 @@ class Layout {
       code.push_back(std::move(l));
       for (auto& in : b.code) code.push_back(std::move(in));
       if (b.branch) jump(std::move(*b.branch), b.taken);
-      const bool last = k + 1 == layout_.size();
-      if ((b.next >= 0 && (last || layout_[k + 1] != b.next)) || (b.next < 0 && !last)) {
+      if (jumpsOn(b, k + 1 == layout_.size() ? -1 : layout_[k + 1])) {
         // A loop's back edge keeps the origin of its PTX jump: a hang is reported at the loop's own line.
         Instruction go = b.jump.value_or(Instruction{});
         go.op = Opcode::Goto;

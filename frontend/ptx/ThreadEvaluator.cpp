@@ -127,14 +127,17 @@ void ThreadEvaluator::endBlock(int next, int taken, std::optional<Instruction> b
   active_ = false;
 }
 
-// Control reaching a label inside a block, once the thread's paths have split: the label may be where they meet
-// again, so continue through the memo table (a path arriving in a state already seen there shares its code).
+// Control reaching a label inside a block: the label may be where paths meet (again), so continue through the
+// memo table (a path arriving in a state already seen there shares its code). Also before the first split: a
+// loop entered by a jump from the entry block (libcu++'s semaphore acquire) would otherwise have its first
+// visit inlined there, sharing its successors with later visits: a loop with two entries, which the unroller
+// cannot read.
 bool ThreadEvaluator::joinAtLabel() {
   if (atBlockStart_) {
     atBlockStart_ = false;
     return false;
   }
-  if (blocks_.size() < 2 || !code().isLabel[static_cast<std::size_t>(state_.pc)]) return false;
+  if (!code().isLabel[static_cast<std::size_t>(state_.pc)]) return false;
   endBlock(blockFor(state_, false, false));
   return true;
 }
