@@ -21,8 +21,31 @@ constexpr std::size_t kMaxRetryWriters = 256;  // the ms check is quadratic in t
 
 std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
 
+// A predicate that tests register `reg` against constant c (== when eq): a branch on it refines the register.
+LoopLiveness::Val testOf(int reg, const LoopLiveness::Val& value, std::int64_t c, bool eq) {
+  LoopLiveness::Val v;
+  if (value.def < 0 || value.known || value.symbol >= 0) return v;
+  v.testReg = reg;
+  v.testDef = value.def;
+  v.testValue = c;
+  v.testEq = eq;
+  return v;
+}
+
+// The same test, negated when `negate`.
+LoopLiveness::Val sameTest(const LoopLiveness::Val& p, bool negate) {
+  LoopLiveness::Val v;
+  if (p.testReg < 0 || p.known) return v;
+  v.testReg = p.testReg;
+  v.testDef = p.testDef;
+  v.testValue = p.testValue;
+  v.testEq = p.testEq != negate;
+  return v;
+}
+
 // A term's value when what it needs is known: registers from `regs`, reads from `read`; opaque values never are.
-// Symbols (LoopLiveness::Val) compare: the same symbol is the same value, two different symbols differ.
+// Symbols (LoopLiveness::Val) compare: the same symbol is the same value, two different symbols differ; a value
+// known to differ from a constant compares with it.
 LoopLiveness::Val evaluate(const model::ValueExpr& e, const std::vector<LoopLiveness::Val>& regs,
                            const std::function<LoopLiveness::Val(int)>& read) {
   using Val = LoopLiveness::Val;
@@ -37,6 +60,17 @@ LoopLiveness::Val evaluate(const model::ValueExpr& e, const std::vector<LoopLive
   for (const auto& a : e.args) args.push_back(evaluate(*a, regs, read));
   if ((e.op == ValueOp::Eq || e.op == ValueOp::Ne) && args[0].symbol >= 0 && args[1].symbol >= 0)
     return Known((args[0].symbol == args[1].symbol) == (e.op == ValueOp::Eq));
+  if ((e.op == ValueOp::Eq || e.op == ValueOp::Ne) && args.size() == 2)
+    for (std::size_t i = 0; i < 2; ++i) {
+      const Val& c = args[i];
+      const Val& x = args[1 - i];
+      if (!c.known || x.known) continue;
+      if (x.excluded == c.known) return Known(e.op == ValueOp::Ne);
+      if (*c.known == 0 && x.testReg >= 0) return sameTest(x, e.op == ValueOp::Eq);  // p != 0 is p, p == 0 its negation
+      const auto& term = *e.args[1 - i];
+      if (term.op == ValueOp::Reg) return testOf(term.index, x, *c.known, e.op == ValueOp::Eq);
+    }
+  if (e.op == ValueOp::LNot && !args[0].known) return sameTest(args[0], true);
   const auto is = [&](std::size_t i, bool truth) { return args[i].known && (*args[i].known != 0) == truth; };
   if (e.op == ValueOp::LAnd && (is(0, false) || is(1, false))) return Known(0);
   if (e.op == ValueOp::LOr && (is(0, true) || is(1, true))) return Known(1);
@@ -49,12 +83,45 @@ LoopLiveness::Val evaluate(const model::ValueExpr& e, const std::vector<LoopLive
   return Known(model::value::applyConcrete(e.op, concrete));
 }
 
-// What two register states agree on: a register differing between them is unknown.
-std::vector<LoopLiveness::Val> join(const std::vector<LoopLiveness::Val>& a, const std::vector<LoopLiveness::Val>& b) {
-  std::vector<LoopLiveness::Val> out = a;
-  for (std::size_t r = 0; r < out.size(); ++r)
-    if (!(out[r] == b[r])) out[r] = {};
+// Registers after a branch on `cond` went the way where it is `holds`: a register it tests, still holding the
+// value the test saw, becomes the constant (==) or a value known to differ from it (!=).
+void refine(std::vector<LoopLiveness::Val>& regs, const LoopLiveness::Val& cond, bool holds) {
+  if (cond.known || cond.testReg < 0) return;
+  LoopLiveness::Val& r = regs.at(static_cast<std::size_t>(cond.testReg));
+  if (r.def != cond.testDef || r.known || r.symbol >= 0) return;
+  if (cond.testEq == holds) r.known = cond.testValue;
+  else r.excluded = cond.testValue;
+}
+
+// What two values agree on: the value when both are the same one (with its provenance only when that agrees
+// too), a constant both are known to differ from, or nothing.
+LoopLiveness::Val joinVal(const LoopLiveness::Val& a, const LoopLiveness::Val& b) {
+  if (a == b) return a;
+  LoopLiveness::Val out;
+  if (a.same(b)) {
+    out = a;
+    out.def = out.testReg = out.testDef = -1;
+    return out;
+  }
+  const auto differs = [](const LoopLiveness::Val& v, std::int64_t c) { return v.known ? *v.known != c : v.excluded == c; };
+  for (const LoopLiveness::Val* v : {&a, &b}) {
+    const Known c = v->known ? std::nullopt : v->excluded;
+    if (c && differs(a, *c) && differs(b, *c)) out.excluded = c;
+  }
   return out;
+}
+
+// What two register states agree on.
+std::vector<LoopLiveness::Val> join(const std::vector<LoopLiveness::Val>& a, const std::vector<LoopLiveness::Val>& b) {
+  std::vector<LoopLiveness::Val> out(a.size());
+  for (std::size_t r = 0; r < out.size(); ++r) out[r] = joinVal(a[r], b[r]);
+  return out;
+}
+
+// A register state from another walk: what it knows of the values, without provenance (the walk numbers its own).
+std::vector<LoopLiveness::Val> settled(std::vector<LoopLiveness::Val> regs) {
+  for (auto& v : regs) v.def = v.testReg = v.testDef = -1;
+  return regs;
 }
 
 }  // namespace
@@ -75,7 +142,9 @@ void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string
   std::set<std::string> undecided;
   for (std::size_t t = 0; t < g.threads.size(); ++t)
     for (std::size_t l = 0; l < g.threads[t].loops.size(); ++l) {
-      const Outcome o = checkLoop(static_cast<int>(t), static_cast<int>(l));
+      // Nested waits of many threads take a while: stop at the --timeout, with what is left UNKNOWN.
+      const Outcome o = remaining_() < 0 ? Outcome{Verdict::Unknown, "the --timeout was spent before it was decided"}
+                                         : checkLoop(static_cast<int>(t), static_cast<int>(l));
       const KernelPosition at = k_.loopPosition(static_cast<int>(t), static_cast<int>(l));
       if (o.verdict == Verdict::Hangs) {
         Stuck& s = stuck[{at.ptxLine, o.detail}];
@@ -93,9 +162,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
   const auto& g = k_.graph();
   const model::ThreadGraph& tg = g.threads[static_cast<std::size_t>(t)];
   const model::LoopInfo& loop = tg.loops[static_cast<std::size_t>(l)];
-  for (std::size_t o = 0; o < tg.loops.size(); ++o)
-    if (static_cast<int>(o) != l && tg.loops[o].header <= loop.last && loop.header <= tg.loops[o].last)
-      return {Verdict::Unknown, "nested loops are not decided yet"};
+  const bool nested = parentLoop(t, l) >= 0;
   const int header = firstHeader(t, l);
   const auto& headerEvents = header < 0 ? std::vector<int>{} : tg.nodes[static_cast<std::size_t>(header)].events;
   if (header < 0 || (!headerEvents.empty() && phases_.unreachable(headerEvents.front()))) return {Verdict::Ends, ""};
@@ -105,7 +172,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
   const auto forced = [this](int e) -> Known { return values_.readValue(e); };
   int token = -1;
   std::vector<std::int64_t> tokenValues;
-  for (std::size_t n = 0; mbarriers_ && n < static_cast<std::size_t>(header); ++n)
+  for (std::size_t n = 0; mbarriers_ && !nested && n < static_cast<std::size_t>(header); ++n)
     for (int e : tg.nodes[n].events)
       if (const auto values = mbarriers_->arrivalReadValues(e); values && !forced(e)) {
         if (token >= 0) return {Verdict::Unknown, "it follows more than one arrival on an mbarrier"};
@@ -114,7 +181,11 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
       }
   bool complete = true;
   std::set<Regs> entrySet;
-  if (token < 0) {
+  std::string entryWhy;
+  if (nested) {
+    for (auto& regs : nestedEntries(t, l, forced, entryWhy)) entrySet.insert(std::move(regs));
+    if (!entryWhy.empty()) return {Verdict::Unknown, entryWhy};
+  } else if (token < 0) {
     for (auto& regs : entryStates(t, header, complete, forced)) entrySet.insert(std::move(regs));
   } else {
     for (std::int64_t v : tokenValues)
@@ -142,8 +213,10 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
     if (node.iteration[static_cast<std::size_t>(l)] == 0)
       for (int r : node.events)
         for (int w : seeds)
+          // A write in causality order before the poll needs no fairness: coherence keeps the poll from reading
+          // anything co-before it (the plain store that constructs a latch, then a barrier).
           if (k_.event(r).is(Tag::R) && k_.event(r).paddr == k_.event(w).paddr && k_.event(w).thread != t &&
-              !pair_(r, w).eventuallyVisible)
+              !pair_(r, w).eventuallyVisible && !values_.before(w, r))
             return blindPoll(t, l, header, seeds,
                              "its poll at " + lineOf(k_.position(r)) + " is not guaranteed to ever see the write at " +
                                  lineOf(k_.position(w)) + " (they are not morally strong: the model's eventually-visible)");
@@ -169,6 +242,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
         cutBefore(*slice, s, loop.header);
       }
     for (int loc : observed) {
+      if (!slice->locationNames.count(loc)) continue;  // no write in the slice: it keeps its initial value (below)
       frontend::CondValue v;
       v.kind = frontend::CondValue::Kind::Location;
       v.name = slice->locationNames.at(loc);
@@ -226,17 +300,22 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, boo
   std::vector<std::pair<int, Regs>> work;
   work.emplace_back(0, Regs(tg.regInit.begin(), tg.regInit.end()));
   std::size_t paths = 0;
+  int version = 0;  // numbers the assignments, for the tests a branch refines registers by
   while (!work.empty()) {
     auto [n, regs] = std::move(work.back());
     work.pop_back();
     if (n == header) {
-      out.push_back(std::move(regs));
+      out.push_back(settled(std::move(regs)));
       continue;
     }
     const model::Node& node = tg.nodes[static_cast<std::size_t>(n)];
     Regs next = regs;
-    for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, regs, read);
-    const Known cond = node.branch ? evaluate(*node.branch, regs, read).known : Known(0);
+    for (const auto& [r, term] : node.assigns) {
+      next[static_cast<std::size_t>(r)] = evaluate(*term, regs, read);
+      next[static_cast<std::size_t>(r)].def = ++version;
+    }
+    const Val condition = node.branch ? evaluate(*node.branch, regs, read) : Val(Known(0));
+    const Known cond = condition.known;
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
       if (e == &node.next && node.branch && cond && *cond) continue;
@@ -245,7 +324,9 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, boo
         complete = false;
         return out;
       }
-      work.emplace_back(e->target, next);
+      Regs to = next;
+      if (node.branch) refine(to, condition, e == &node.taken);
+      work.emplace_back(e->target, std::move(to));
     }
   }
   return out;
@@ -253,53 +334,157 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, boo
 
 // One iteration of loop l from its first header node, as a dataflow over the iteration's nodes (they are in a
 // topological order): a register keeps a value only where every path to a node agrees on it, so the work stays
-// linear in the nodes however many paths there are.
-std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int t, int l, int header,
-                                                                              const Regs& regs,
-                                                                              const Reads& read) const {
+// linear in the nodes however many paths there are. A loop nested in l runs through its unrolled iterations (a
+// concrete trip count stays exact) and is folded past them: the back edge of its last unrolled iteration goes
+// back to that iteration's header, as one more path there (a guess: it may come round any number of times), so
+// the dataflow reaches a fixpoint that holds however often inner loops iterate (joins only forget).
+std::optional<LoopLiveness::Flow> LoopLiveness::flow(int t, int l, int header, const Regs& regs, const Reads& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
-  std::map<int, Return> reached{{header, {regs, false, false, false}}};  // node -> what the paths to it agree on
-  std::vector<Return> back;
-  while (!reached.empty()) {
-    auto first = reached.begin();
-    const int n = first->first;
-    Return p = std::move(first->second);
-    reached.erase(first);
+  Flow out;
+  out.at.emplace(header, Return{settled(regs), false, false, false});
+  std::set<int> work{header};
+  std::map<std::pair<int, bool>, Return> back;  // (node, by its taken edge) -> the path that comes back from there
+  int version = 0;  // numbers the assignments, for the tests a branch refines registers by
+  const auto arrive = [&](int target, Return&& in) {
+    const auto [it, fresh] = out.at.try_emplace(target, std::move(in));  // moves only when it inserts
+    if (fresh) {
+      work.insert(target);
+      return;
+    }
+    // Two paths meet: they came apart at a branch ptxmm could not decide, so the node is reached by a guess. The
+    // join is made in place (the hot spot of the walk).
+    Return& have = it->second;
+    bool differs = in.guessed != have.guessed || in.wrote != have.wrote || in.changed != have.changed, grew = false;
+    for (std::size_t r = 0; r < have.regs.size(); ++r) {
+      if (have.regs[r] == in.regs[r]) continue;
+      differs = true;
+      Val joined = joinVal(have.regs[r], in.regs[r]);
+      if (joined == have.regs[r]) continue;
+      have.regs[r] = std::move(joined);
+      grew = true;
+    }
+    if (!differs) return;
+    grew = grew || !have.guessed || (in.wrote && !have.wrote) || (in.changed && !have.changed);
+    have.guessed = true;
+    have.wrote = have.wrote || in.wrote;
+    have.changed = have.changed || in.changed;
+    if (grew) work.insert(target);
+  };
+  while (!work.empty()) {
+    const int n = *work.begin();
+    work.erase(work.begin());
+    const Return& p = out.at.at(n);  // stays valid: arrive() below runs after p's last use (`next`, the flags)
     const model::Node& node = tg.nodes[static_cast<std::size_t>(n)];
+    bool wrote = p.wrote, changed = p.changed;
     for (int e : node.events) {
       const model::Event& ev = k_.event(e);
       if (!ev.is(Tag::W)) continue;
       const Known exists = ev.existsIf ? evaluate(*ev.existsIf, p.regs, read).known : Known(1);
       const bool may = !exists || *exists;
-      p.wrote = p.wrote || may;
-      p.changed = p.changed || (may && !unchangingWrite(k_.graph(), e));
+      wrote = wrote || may;
+      changed = changed || (may && !unchangingWrite(k_.graph(), e));
     }
     Regs next = p.regs;
-    for (const auto& [r, term] : node.assigns) next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, read);
-    const Known cond = node.branch ? evaluate(*node.branch, p.regs, read).known : Known(0);
+    for (const auto& [r, term] : node.assigns) {
+      next[static_cast<std::size_t>(r)] = evaluate(*term, p.regs, read);
+      next[static_cast<std::size_t>(r)].def = ++version;
+    }
+    const Val condition = node.branch ? evaluate(*node.branch, p.regs, read) : Val(Known(0));
+    const Known cond = condition.known;
     const bool guessed = p.guessed || (node.branch && !cond);
+    std::vector<const model::Edge*> edges;
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
       if (e == &node.next && node.branch && cond && *cond) continue;
-      if (e->backEdgeOf >= 0 && e->backEdgeOf != l) return std::nullopt;
       const bool leaves = e->target == model::Edge::kEnd ||
-                          (e->target >= 0 && tg.nodes[static_cast<std::size_t>(e->target)].iteration[static_cast<std::size_t>(l)] < 0);
-      if (leaves) continue;
-      if (e->backEdgeOf == l || e->target == model::Edge::kBound) {
-        back.push_back({next, guessed, p.wrote, p.changed});
+                          (e->target >= 0 && tg.nodes[static_cast<std::size_t>(e->target)].iteration[static_cast<std::size_t>(l)] < 0) ||
+                          (e->backEdgeOf >= 0 && e->backEdgeOf != l && !nestedIn(t, e->backEdgeOf, l));
+      if (!leaves) edges.push_back(e);
+    }
+    for (const model::Edge* e : edges) {
+      Regs to = e == edges.back() ? std::move(next) : next;
+      if (node.branch) refine(to, condition, e == &node.taken);
+      Return in{std::move(to), guessed, wrote, changed};
+      if (e->backEdgeOf == l || (e->target == model::Edge::kBound && e->backEdgeOf < 0)) {
+        back[{n, e == &node.taken}] = std::move(in);
         continue;
       }
-      // Two paths meet: they came apart at a branch ptxmm could not decide, so the node is reached by a guess.
-      const auto [it, fresh] = reached.try_emplace(e->target, Return{next, guessed, p.wrote, p.changed});
-      if (!fresh) {
-        it->second.regs = join(it->second.regs, next);
-        it->second.guessed = true;
-        it->second.wrote = it->second.wrote || p.wrote;
-        it->second.changed = it->second.changed || p.changed;
+      if (e->target == model::Edge::kBound) {  // a nested loop past its unrolled iterations: the last one again
+        const int h = e->backEdgeOf < 0 ? -1 : iterationHeader(t, n, e->backEdgeOf);
+        if (h < 0) return std::nullopt;
+        in.guessed = true;
+        arrive(h, std::move(in));
+        continue;
       }
+      arrive(e->target, std::move(in));  // the next node, or a nested loop's next unrolled iteration
     }
   }
-  return back;
+  for (auto& [from, r] : back) out.back.push_back(std::move(r));
+  return out;
+}
+
+std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int t, int l, int header, const Regs& regs,
+                                                                              const Reads& read) const {
+  auto f = flow(t, l, header, regs, read);
+  if (!f) return std::nullopt;
+  return std::move(f->back);
+}
+
+bool LoopLiveness::nestedIn(int t, int inner, int outer) const {
+  const auto& loops = k_.graph().threads[static_cast<std::size_t>(t)].loops;
+  const model::LoopInfo& i = loops[static_cast<std::size_t>(inner)];
+  const model::LoopInfo& o = loops[static_cast<std::size_t>(outer)];
+  return inner != outer && o.header <= i.header && i.last <= o.last;
+}
+
+int LoopLiveness::parentLoop(int t, int l) const {
+  const auto& loops = k_.graph().threads[static_cast<std::size_t>(t)].loops;
+  int parent = -1;
+  for (std::size_t o = 0; o < loops.size(); ++o)
+    if (nestedIn(t, l, static_cast<int>(o)) && (parent < 0 || nestedIn(t, static_cast<int>(o), parent))) parent = static_cast<int>(o);
+  return parent;
+}
+
+int LoopLiveness::iterationHeader(int t, int node, int loop) const {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  const auto& from = tg.nodes[static_cast<std::size_t>(node)].iteration;
+  for (int h = node; h >= 0; --h) {
+    const model::Node& x = tg.nodes[static_cast<std::size_t>(h)];
+    if (x.startsIterationOf != loop || x.iteration[static_cast<std::size_t>(loop)] != from[static_cast<std::size_t>(loop)]) continue;
+    bool same = true;  // the same iteration of every loop around it
+    for (std::size_t o = 0; o < tg.loops.size() && same; ++o)
+      if (nestedIn(t, loop, static_cast<int>(o))) same = x.iteration[o] == from[o];
+    if (same) return h;
+  }
+  return -1;
+}
+
+std::vector<LoopLiveness::Regs> LoopLiveness::nestedEntries(int t, int l, const Reads& read, std::string& why) const {
+  const int parent = parentLoop(t, l);
+  const int parentHeader = firstHeader(t, parent), header = firstHeader(t, l);
+  if (parentHeader < 0 || header < 0) return {};
+  std::vector<Regs> parentEntries;
+  if (parentLoop(t, parent) >= 0) {
+    parentEntries = nestedEntries(t, parent, read, why);
+  } else {
+    bool complete = true;
+    parentEntries = entryStates(t, parentHeader, complete, read);
+    if (!complete) why = "more than " + std::to_string(kMaxEntryPaths) + " paths lead to the loop around it";
+  }
+  if (!why.empty()) return {};
+  // The loop's header in the enclosing loop's iteration, folded: its state there holds in every iteration of both.
+  const auto anyValue = [](int) { return Val(); };
+  std::set<Regs> out;
+  for (const Regs& entry : parentEntries) {
+    const auto head = headState(t, parent, parentHeader, entry);
+    const auto f = head ? flow(t, parent, parentHeader, *head, anyValue) : std::nullopt;
+    if (!f) {
+      why = "the loop around it cannot be followed";
+      return {};
+    }
+    if (const auto it = f->at.find(header); it != f->at.end()) out.insert(settled(it->second.regs));
+  }
+  return {out.begin(), out.end()};
 }
 
 // The registers at the loop's head in ANY iteration, from one entry state: an iteration is walked with every read
@@ -309,11 +494,12 @@ std::optional<std::vector<LoopLiveness::Return>> LoopLiveness::walkIteration(int
 std::optional<LoopLiveness::Regs> LoopLiveness::headState(int t, int l, int header,
                                                                         Regs regs) const {
   const auto anyValue = [](int) { return Val(); };
+  regs = settled(std::move(regs));
   for (;;) {
     const auto back = walkIteration(t, l, header, regs, anyValue);
     if (!back) return std::nullopt;
     Regs joined = regs;
-    for (const Return& r : *back) joined = join(joined, r.regs);
+    for (const Return& r : *back) joined = settled(join(joined, r.regs));
     if (joined == regs) return regs;
     regs = std::move(joined);
   }
@@ -326,7 +512,7 @@ LoopLiveness::Outcome LoopLiveness::iterate(int t, int l, int header, const Regs
                                             const Reads& finalValue) const {
   const auto head = headState(t, l, header, regs);
   const auto back = head ? walkIteration(t, l, header, *head, finalValue) : std::nullopt;
-  if (!back) return {Verdict::Unknown, "nested loops are not decided yet"};
+  if (!back) return {Verdict::Unknown, "its iterations go where ptxmm cannot follow them (a loop around it)"};
   Outcome out{Verdict::Ends, ""};
   for (const Return& r : *back) {
     // An RMW poll that writes back what it read (atom.add 0, cas x->x) leaves memory as it was: a read here.
@@ -487,7 +673,7 @@ bool LoopLiveness::retries(int t, int l) {
   Regs head(tg.registers.size());
   bool carries = false;
   for (std::size_t r = 0; r < head.size(); ++r)
-    if (std::all_of(carried->begin(), carried->end(), [&](const Return& b) { return b.regs[r] == Val::of(1); })) {
+    if (std::all_of(carried->begin(), carried->end(), [&](const Return& b) { return b.regs[r].same(Val::of(1)); })) {
       head[r] = Val::of(0);
       carries = true;
     }

@@ -34,8 +34,17 @@
 // none, nothing T does before it can order another thread's write before it (no acquire, fence, barrier, mbarrier
 // or async wait), T reaches L reading P's initial values, and an iteration on them comes back — and is UNKNOWN,
 // with the reason, otherwise.
+// Nested loops (libcu++ waits: an outer poll loop around back-off loops that read the clock and nanosleep, and
+// inner loops that re-poll the same word): each loop, inner ones too, is decided from its own head as above. A
+// walk of one iteration follows the loops nested in it through their unrolled iterations and folds them past
+// those (the last unrolled back edge returns to its header as one more path, a guess), so it covers any number
+// of inner iterations and never claims a hang through the fold; an inner loop's
+// head state is what the folded walk of the loop around it (from that loop's head state, reads unknown) has at
+// the inner header, which holds at each of its entries. A branch on `register ==/!= constant` refines the
+// register on each way it goes (`while (old != 0)` carries back a value known to differ from 0), so a wait that
+// polls until the word differs from the value it carries is seen to end once the word holds its final value.
 // Anything else (the slice needs L's writes that change memory, registers that are not forced, an iteration that
-// writes while it spins, nested loops, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
+// writes while it spins, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
 // argument where it is more precise (cycles of waits, other progress models).
 #pragma once
 
@@ -72,9 +81,18 @@ class LoopLiveness {
   using Known = std::optional<std::int64_t>;
   /// What the checker knows of a register or of a read's value: a constant, or a symbol — a value it does not know
   /// but can compare: the same symbol is the same value, two different symbols are different values.
+  /// An unknown value may still be known to differ from one constant (`excluded`: a branch on it said so, as a
+  /// wait loop's `while (old != 0)` says of the value it carries back). A branch learns that from a predicate that
+  /// tests a register against a constant (test*), when the register still holds the value the test saw: `def`
+  /// names the assignment a value comes from within one walk (-1: from before the walk).
   struct Val {
     Known known;
     int symbol = -1;
+    Known excluded;
+    int def = -1;
+    int testReg = -1, testDef = -1;
+    std::int64_t testValue = 0;
+    bool testEq = false;
     Val() = default;
     Val(Known k) : known(k) {}  // NOLINT(google-explicit-constructor): a constant, or nothing, is a Val
     static Val of(int symbol) {
@@ -82,8 +100,16 @@ class LoopLiveness {
       v.symbol = symbol;
       return v;
     }
-    bool operator==(const Val& o) const { return known == o.known && symbol == o.symbol; }
-    bool operator<(const Val& o) const { return std::tie(known, symbol) < std::tie(o.known, o.symbol); }
+    /// The same value (what is known of it), whatever its provenance.
+    bool same(const Val& o) const { return known == o.known && symbol == o.symbol && excluded == o.excluded; }
+    bool operator==(const Val& o) const {
+      return std::tie(known, symbol, excluded, def, testReg, testDef, testValue, testEq) ==
+             std::tie(o.known, o.symbol, o.excluded, o.def, o.testReg, o.testDef, o.testValue, o.testEq);
+    }
+    bool operator<(const Val& o) const {
+      return std::tie(known, symbol, excluded, def, testReg, testDef, testValue, testEq) <
+             std::tie(o.known, o.symbol, o.excluded, o.def, o.testReg, o.testDef, o.testValue, o.testEq);
+    }
   };
   using Regs = std::vector<Val>;
   using Reads = std::function<Val(int)>;
@@ -99,13 +125,32 @@ class LoopLiveness {
     bool guessed;  // some branch on the way had an unknown condition
     bool wrote;
     bool changed;  // wrote something other than what an RMW read (SpinLoops.hpp: unchanging writes are awaits)
+    bool operator==(const Return& o) const {
+      return regs == o.regs && guessed == o.guessed && wrote == o.wrote && changed == o.changed;
+    }
+  };
+
+  struct Flow {
+    std::map<int, Return> at;  // node of the iteration -> what every path to it agrees on
+    std::vector<Return> back;  // the paths that come back to the loop's head
   };
 
   Outcome checkLoop(int thread, int loop);
   std::vector<Regs> entryStates(int thread, int header, bool& complete, const Reads& read) const;
+  /// The register states at the first header of loop `loop` nested in another loop: what they are there in any
+  /// iteration of the enclosing loops (empty with `why` set when that is not known).
+  std::vector<Regs> nestedEntries(int thread, int loop, const Reads& read, std::string& why) const;
   Outcome iterate(int thread, int loop, int header, const Regs& regs, const Reads& finalValue) const;
-  /// The paths of one iteration that come back, or nullopt where a nested loop is entered.
+  /// One iteration of the loop from its head (inner loops folded), or nullopt where control cannot be followed.
+  std::optional<Flow> flow(int thread, int loop, int header, const Regs& regs, const Reads& read) const;
+  /// The paths of one iteration that come back (flow's `back`).
   std::optional<std::vector<Return>> walkIteration(int thread, int loop, int header, const Regs& regs, const Reads& read) const;
+  /// Whether loop `inner` lies inside loop `outer` (a different loop).
+  bool nestedIn(int thread, int inner, int outer) const;
+  /// The header node of the iteration of loop `loop` that node `node` (inside it) belongs to.
+  int iterationHeader(int thread, int node, int loop) const;
+  /// The innermost loop that loop `loop` is nested in, or -1.
+  int parentLoop(int thread, int loop) const;
   /// What the registers hold at the loop's head in every iteration, from their values on entry.
   std::optional<Regs> headState(int thread, int loop, int header, Regs regs) const;
   /// Why T's kept instructions `kept` (kernel instruction indices, in a slice) from loop l on stop the slice from

@@ -110,13 +110,19 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
   if (values_.mixed(m)) return;  // accesses of other sizes overlap the word
   const bool mbarrier = g.events[static_cast<std::size_t>(events.front())].is(Tag::MB);
   if (!mbarrier) {
-    // A counter barrier starts from the launch's initial value and is only ever updated by atomics.
+    // A counter barrier starts from the launch's initial value, or from one plain store executed in every
+    // execution and ordered before every other access of the word (a cuda::latch constructed by one thread, then
+    // a barrier: checked with the other accesses below), and is otherwise only ever updated by atomics.
     init = values_.writesOf(m).front();
+    int store = -1;
     for (int e : events) {
       const model::Event& ev = g.events[static_cast<std::size_t>(e)];
       const frontend::Instruction& in = k_.instruction(e);
-      if (ev.is(Tag::MB) || ev.existsIf || ev.is(Tag::AS) || (ev.is(Tag::W) && !isAtomic(in))) return;
-      if (!isAtomic(in)) {
+      if (ev.is(Tag::MB) || ev.existsIf || ev.is(Tag::AS)) return;
+      if (ev.is(Tag::W) && !isAtomic(in)) {
+        if (store >= 0 || !surely_(e)) return;
+        store = e;
+      } else if (!isAtomic(in)) {
         waits.push_back(e);
       } else if (ev.is(Tag::W)) {
         const model::Event& r = k_.event(e - 1);
@@ -125,6 +131,7 @@ void MbarrierPhases::analyse(int m, const std::vector<int>& events) {
       }
     }
     if (o.ops.empty() || o.ops.size() > kMaxArrivals || waits.empty()) return;
+    if (store >= 0) init = store;
   }
   for (int e : mbarrier ? events : std::vector<int>{}) {
     const model::Event& ev = g.events[static_cast<std::size_t>(e)];

@@ -23,8 +23,9 @@
 //   * acquire tails: the success marker of an acquire wait that succeeds only on vN (ap4), or an acquire fence
 //     po-after a wait read that the path's own conditions force to vN (ap3: the relaxed try_wait loop, then
 //     fence.acquire).
-// A word used as an mbarrier is one too (a counter barrier, cg::this_grid().sync()): its writes are the launch's
-// initial value and atomics executed in every execution (no mbarrier.init: the initial write precedes everything),
+// A word used as an mbarrier is one too (a counter barrier, cg::this_grid().sync(), cuda::latch): its writes are
+// the launch's initial value, or one plain store ordered before every other access (the latch's constructor, then
+// a barrier), and atomics executed in every execution (no mbarrier.init: the initial write precedes everything),
 // and its reads poll it; a poll is then also an acquire tail itself when it is an acquire load the path's
 // conditions force to vN (ap1: `atom.add.release.gpu` by every block, then `ld.acquire.gpu` until bit 31 flips
 // against the value its own add returned, the state token).

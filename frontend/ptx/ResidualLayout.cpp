@@ -127,7 +127,11 @@ class Layout {
     }
     placed_.assign(n, false);
     place(rpo, -1, rank);
-    for (auto& [header, body] : loops_) addLatch(header, body);
+    // Inner loops first (smaller bodies): a latch added to an inner loop may end the body of the loop around it.
+    std::vector<int> headers;
+    for (const auto& [header, body] : loops_) headers.push_back(header);
+    std::sort(headers.begin(), headers.end(), [&](int a, int b) { return loops_[a].size() < loops_[b].size(); });
+    for (int header : headers) addLatch(header, loops_[header]);
   }
 
   // The unroller reads a loop as the range from its header to the last jump back to it. When the block laid out

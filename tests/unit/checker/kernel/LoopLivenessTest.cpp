@@ -241,3 +241,73 @@ TEST_CASE("a weak poll entered only after the flag was read as 1 is not judged a
   CHECK(spinHangs(r) == 0);
   CHECK(loopsNotDecided(r) == 1);
 }
+
+namespace {
+
+// Block 0 stores 0 to `cnt` (initially 1) with a release store; block 1 waits with the nested loops `wait`,
+// then reads data. Nested-loop shapes of libcu++'s waits, as PTX.
+std::string nestedWaitPtx(const std::string& wait) {
+  return ".version 8.5\n.target sm_90a\n.address_size 64\n.global .align 4 .u32 cnt = 1;\n.global .align 4 .u32 never;\n"
+         ".visible .entry k()\n{\n .reg .pred %p<8>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<8>;\n"
+         " mov.u32 %r1, %ctaid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra $L_wait;\n"
+         " st.release.gpu.global.u32 [cnt], 0;\n bra.uni $L_end;\n"
+         "$L_wait:\n" + wait + "$L_end:\n ret;\n}\n";
+}
+
+KernelResult checkNestedWait(const std::string& wait) {
+  const frontend::KernelProgram kp = frontend::ptxtest::instantiate(nestedWaitPtx(wait), "2", "1");
+  return checker::kernel::checkKernel(testing::ptxModel(), kp, {});
+}
+
+}  // namespace
+
+TEST_CASE("a wait whose inner back-off loop sleeps on the clock and re-polls the word ends", "[checker][kernel][liveness]") {
+  // while (ld.acquire(cnt) != 0) { t0 = clock; do { if (clock - t0 > 1000) nanosleep(64); } while (ld.relaxed(cnt) != 0); }
+  const KernelResult r = checkNestedWait(
+      "$L_outer:\n ld.acquire.gpu.global.u32 %r2, [cnt];\n setp.eq.s32 %p2, %r2, 0;\n @%p2 bra $L_end;\n"
+      " mov.u64 %rd1, %globaltimer;\n"
+      "$L_backoff:\n mov.u64 %rd2, %globaltimer;\n sub.s64 %rd3, %rd2, %rd1;\n setp.lt.s64 %p3, %rd3, 1000;\n"
+      " @%p3 bra $L_poll;\n nanosleep.u32 64;\n"
+      "$L_poll:\n ld.relaxed.gpu.global.u32 %r3, [cnt];\n setp.ne.s32 %p4, %r3, 0;\n @%p4 bra $L_backoff;\n"
+      " bra.uni $L_outer;\n");
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}
+
+TEST_CASE("a wait that polls until the word differs from the value it carries ends: the carried value is not the final one",
+          "[checker][kernel][liveness]") {
+  // libcu++'s latch wait: old = ld.acquire(cnt); while (old != 0) { while (ld.relaxed(cnt) == old) {} old = ld.acquire(cnt); }
+  // The inner loop ends on the final 0 only because `old` is known to differ from 0 there (the branches say so).
+  const KernelResult r = checkNestedWait(
+      " ld.acquire.gpu.global.u32 %r2, [cnt];\n setp.eq.s32 %p2, %r2, 0;\n @%p2 bra $L_end;\n"
+      "$L_outer:\n ld.relaxed.gpu.global.u32 %r6, [never];\n"  // the outer loop's own (an inner loop of its own header)
+      "$L_same:\n ld.relaxed.gpu.global.u32 %r3, [cnt];\n setp.eq.s32 %p3, %r3, %r2;\n @%p3 bra $L_same;\n"
+      " ld.acquire.gpu.global.u32 %r2, [cnt];\n setp.ne.s32 %p4, %r2, 0;\n @%p4 bra $L_outer;\n");
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}
+
+TEST_CASE("a nested wait whose inner loop polls a word nobody writes hangs, and is never judged to end", "[checker][kernel][liveness]") {
+  const KernelResult r = checkNestedWait(
+      "$L_outer:\n ld.relaxed.gpu.global.u32 %r6, [cnt];\n"
+      "$L_inner:\n ld.relaxed.gpu.global.u32 %r3, [never];\n setp.eq.s32 %p3, %r3, 0;\n @%p3 bra $L_inner;\n"
+      " ld.acquire.gpu.global.u32 %r2, [cnt];\n setp.ne.s32 %p4, %r2, 0;\n @%p4 bra $L_outer;\n");
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(spinHangs(r) >= 1);
+}
+
+TEST_CASE("a poll loop around an inner loop with a concrete trip count ends", "[checker][kernel][liveness]") {
+  // The inner loop counts %r7 to 3 between polls (nvcc's unrolled-or-not `for`): the instantiator follows it
+  // exactly, and the poll loop around it ends once the count's final 0 is read.
+  const KernelResult r = checkNestedWait(
+      "$L_outer:\n ld.relaxed.gpu.global.u32 %r2, [cnt];\n setp.eq.s32 %p2, %r2, 0;\n @%p2 bra $L_end;\n mov.u32 %r7, 0;\n"
+      "$L_count:\n add.s32 %r7, %r7, 1;\n nanosleep.u32 %r7;\n setp.lt.s32 %p3, %r7, 3;\n @%p3 bra $L_count;\n bra.uni $L_outer;\n");
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}

@@ -117,3 +117,30 @@ TEST_CASE("a loop entered by a forward jump from the entry block has one residua
   CHECK(k.incomplete.empty());
   CHECK_NOTHROW((void)unroll(k.program, UnrollOptions(2)));
 }
+
+TEST_CASE("a self loop closed by the same block that closes the loop around it gets nested latches", "[frontend][ptx][residual]") {
+  using R = ResidualBuilder;
+  // i = 0; j = 0; H: i += 1; if (i >= 3) goto X; I: j += 1; if (j % 2 == 1) goto I; goto H; X: x = i*100 + j.
+  // Block I ends with both back edges (to itself, then to H): the inner loop's latch must not end up outside
+  // the outer loop's range (the latches are added inner loops first).
+  std::vector<ResidualBlock> blocks(4);
+  blocks[0].code = {local(LocalOp::Mov, "i", {R::imm(0)}), local(LocalOp::Mov, "j", {R::imm(0)})};
+  blocks[0].next = 1;
+  blocks[1].code = {local(LocalOp::Add, "i", {R::reg("i"), R::imm(1)}), setp(CmpOp::Ge, "done", R::reg("i"), R::imm(3))};
+  blocks[1].branch = branchOn("done");
+  blocks[1].taken = 3;
+  blocks[1].next = 2;
+  blocks[2].code = {local(LocalOp::Add, "j", {R::reg("j"), R::imm(1)}), local(LocalOp::Rem, "odd", {R::reg("j"), R::imm(2)})};
+  blocks[2].branch = branchOn("odd");
+  blocks[2].taken = 2;
+  blocks[2].next = 1;
+  blocks[3].code = {local(LocalOp::Mul, "h", {R::reg("i"), R::imm(100)}), local(LocalOp::Add, "v", {R::reg("h"), R::reg("j")}),
+                    store("x", "v")};
+  std::vector<Incomplete> incomplete;
+  Thread t;
+  t.code = layOutResidual(blocks, 0, incomplete);
+  CHECK_NOTHROW(unrollThread(t));
+  std::map<std::string, std::int64_t> memory;
+  REQUIRE(interpret(t, memory));
+  CHECK(memory["x"] == 304);
+}
