@@ -259,6 +259,14 @@ KernelResult checkNestedWait(const std::string& wait) {
   return checker::kernel::checkKernel(testing::ptxModel(), kp, {});
 }
 
+// Every loop decided to end: no hang, nothing undecided.
+void checkEnds(const KernelResult& r) {
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}
+
 }  // namespace
 
 TEST_CASE("a wait whose inner back-off loop sleeps on the clock and re-polls the word ends", "[checker][kernel][liveness]") {
@@ -270,10 +278,7 @@ TEST_CASE("a wait whose inner back-off loop sleeps on the clock and re-polls the
       " @%p3 bra $L_poll;\n nanosleep.u32 64;\n"
       "$L_poll:\n ld.relaxed.gpu.global.u32 %r3, [cnt];\n setp.ne.s32 %p4, %r3, 0;\n @%p4 bra $L_backoff;\n"
       " bra.uni $L_outer;\n");
-  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
-  CHECK(r.hangs.empty());
-  CHECK(r.unknowns.empty());
-  CHECK(r.status == KernelStatus::Ok);
+  checkEnds(r);
 }
 
 TEST_CASE("a wait that polls until the word differs from the value it carries ends: the carried value is not the final one",
@@ -285,10 +290,7 @@ TEST_CASE("a wait that polls until the word differs from the value it carries en
       "$L_outer:\n ld.relaxed.gpu.global.u32 %r6, [never];\n"  // the outer loop's own (an inner loop of its own header)
       "$L_same:\n ld.relaxed.gpu.global.u32 %r3, [cnt];\n setp.eq.s32 %p3, %r3, %r2;\n @%p3 bra $L_same;\n"
       " ld.acquire.gpu.global.u32 %r2, [cnt];\n setp.ne.s32 %p4, %r2, 0;\n @%p4 bra $L_outer;\n");
-  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
-  CHECK(r.hangs.empty());
-  CHECK(r.unknowns.empty());
-  CHECK(r.status == KernelStatus::Ok);
+  checkEnds(r);
 }
 
 TEST_CASE("a nested wait whose inner loop polls a word nobody writes hangs, and is never judged to end", "[checker][kernel][liveness]") {
@@ -306,8 +308,5 @@ TEST_CASE("a poll loop around an inner loop with a concrete trip count ends", "[
   const KernelResult r = checkNestedWait(
       "$L_outer:\n ld.relaxed.gpu.global.u32 %r2, [cnt];\n setp.eq.s32 %p2, %r2, 0;\n @%p2 bra $L_end;\n mov.u32 %r7, 0;\n"
       "$L_count:\n add.s32 %r7, %r7, 1;\n nanosleep.u32 %r7;\n setp.lt.s32 %p3, %r7, 3;\n @%p3 bra $L_count;\n bra.uni $L_outer;\n");
-  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
-  CHECK(r.hangs.empty());
-  CHECK(r.unknowns.empty());
-  CHECK(r.status == KernelStatus::Ok);
+  checkEnds(r);
 }
