@@ -30,6 +30,12 @@ std::int64_t canonical(std::int64_t v, int bytes) {
 FinalValues::FinalValues(const KernelGraph& kernel, KernelValues& values, std::function<bool(int, int)> morallyStrong)
     : k_(kernel), values_(values), morallyStrong_(std::move(morallyStrong)) {}
 
+void FinalValues::addLockedIncrements(std::function<std::optional<std::int64_t>(int)> increment,
+                                      std::function<bool(int, int)> lockOrdered) {
+  increment_ = std::move(increment);
+  lockOrdered_ = std::move(lockOrdered);
+}
+
 std::optional<bool> FinalValues::executes(int e) {
   const model::Event& ev = k_.event(e);
   if (ev.thread < 0) return true;  // an initial write
@@ -114,7 +120,7 @@ std::optional<std::int64_t> FinalValues::addOperand(int write) {
   if (w.thread < 0) return std::nullopt;
   const frontend::Instruction& in = k_.instruction(write);
   if ((in.op != frontend::Opcode::Atom && in.op != frontend::Opcode::Red) || in.atomOp != frontend::AtomOp::Add)
-    return std::nullopt;
+    return increment_ ? increment_(write) : std::nullopt;
   const model::ValuePtr term = k_.writeTerm(write);
   if (!term || containsOpaque(term) || write == 0) return std::nullopt;
   const int own = write - 1;  // the RMW's read half, emitted just before its write
@@ -137,7 +143,8 @@ std::optional<std::int64_t> FinalValues::accumulate(const std::vector<int>& befo
     if (!values_.before(base, a)) return std::nullopt;
     for (std::size_t j = i + 1; j < adds.size(); ++j) {
       const int b = adds[j];
-      if (!(values_.before(a, b) || values_.before(b, a) || morallyStrong_(a, b))) return std::nullopt;
+      if (!(values_.before(a, b) || values_.before(b, a) || morallyStrong_(a, b) || (lockOrdered_ && lockOrdered_(a, b))))
+        return std::nullopt;
     }
     sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(*sum) + static_cast<std::uint64_t>(*addOperand(a)));
   }

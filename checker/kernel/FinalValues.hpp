@@ -32,6 +32,9 @@ class FinalValues {
   /// `morallyStrong(a, b)`: the model's `ms` for two writes of one location.
   FinalValues(const KernelGraph& kernel, KernelValues& values, std::function<bool(int, int)> morallyStrong);
 
+  /// Also counts, as adds, the counter updates of spin locks (SpinLocks.hpp: `increment(w)`, the constant a
+  /// write adds), which are pairwise ordered by `lockOrdered(a, b)` instead of being morally strong.
+  void addLockedIncrements(std::function<std::optional<std::int64_t>(int)> increment, std::function<bool(int, int)> lockOrdered);
   /// The value physical location `paddr` holds at the end of every complete execution, when the rule decides it.
   std::optional<std::int64_t> finalValue(int paddr);
   /// Whether event `e` happens in every complete execution (true), in none (false), or nothing forces it.
@@ -47,6 +50,8 @@ class FinalValues {
   const KernelGraph& k_;
   KernelValues& values_;
   std::function<bool(int, int)> morallyStrong_;
+  std::function<std::optional<std::int64_t>(int)> increment_;
+  std::function<bool(int, int)> lockOrdered_;
   std::map<int, std::optional<std::int64_t>> reads_;
   std::map<int, std::optional<bool>> executes_;
   std::set<int> inProgress_;

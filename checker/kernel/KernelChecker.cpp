@@ -21,6 +21,7 @@
 #include "checker/kernel/MayOrder.hpp"
 #include "checker/kernel/PairOracle.hpp"
 #include "checker/kernel/SliceRunner.hpp"
+#include "checker/kernel/SpinLocks.hpp"
 #include "frontend/ptx/LaunchArgs.hpp"
 
 namespace ptxmm::checker::kernel {
@@ -93,14 +94,22 @@ class Checker {
     values_->addOrder([this](int a, int b) { return mbarriers_->ordered(a, b); });
     if (options_.mayOrderShortcut) order_.emplace(*graph_, &*phases_);
     finals_.emplace(*graph_, *values_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
+    // Spin locks are decided by the bundled model's base causality (SpinLocks.hpp), like the may-order rule.
+    if (options_.mayOrderShortcut) {
+      locks_.emplace(model_, *graph_, *values_, [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); });
+      finals_->addLockedIncrements([this](int w) { return locks_->increment(w); },
+                                   [this](int a, int b) { return locks_->ordered(a, b); });
+    }
     builder_.emplace(*graph_, *phases_, *values_, order_ ? &*order_ : nullptr);
     RunOptions sliceRuns = options_.run;
     sliceRuns.engineOptions.deadline = deadline_;  // no slice runs past the check's --timeout (issue 16)
     runner_.emplace(model_, sliceRuns);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
-    LoopLiveness(*graph_, *phases_, *values_, &*mbarriers_, [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); },
-                 *builder_, *runner_, options_.slices, [this] { return remaining(); })
-        .check(result_.hangs, result_.unknowns, &endingLoops_);
+    LoopLiveness liveness(*graph_, *phases_, *values_, &*mbarriers_,
+                          [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); }, *builder_, *runner_,
+                          options_.slices, [this] { return remaining(); });
+    if (locks_) liveness.endsBy([this](int t, int l) { return locks_->acquireEnds(t, l); });
+    liveness.check(result_.hangs, result_.unknowns, &endingLoops_);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     decideClaims();
@@ -220,7 +229,7 @@ class Checker {
                                        "not supported by the engines yet");
     }
     const PairVerdict& v = oracle_->verdict(a.event, b.event);
-    if (v.morallyStrong || ordered) return ++decidedStatically_, void();
+    if (v.morallyStrong || ordered || (locks_ && locks_->ordered(a.event, b.event))) return ++decidedStatically_, void();
     const auto group = groupKey(v.kind, a.event, b.event);
     if (races_.count(group)) return ++decidedStatically_, void();  // one witness per group is enough
     if (order_ && !order_->reaches(a.event, b.event) && !order_->reaches(b.event, a.event) && surely(a.event, true) &&
@@ -228,6 +237,8 @@ class Checker {
       ++decidedStatically_;
       return race(v.kind, a.event, b.event);
     }
+    if (locks_)
+      if (const auto kind = locks_->race(a.event, b.event)) return ++decidedStatically_, race(*kind, a.event, b.event);
     const Instr ia = instructionOf(a.event), ib = instructionOf(b.event);
     const RunSlice* run = sliceContaining(ia, ib);
     if (!run) {
@@ -502,6 +513,7 @@ class Checker {
   std::map<int, bool> surely_, surelyAfterLoops_;  // memos of surely()
   std::set<std::pair<int, int>> endingLoops_;       // (thread, loop) proven to end by loop liveness
   std::optional<FinalValues> finals_;
+  std::optional<SpinLocks> locks_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;
   std::deque<RunSlice> ran_;

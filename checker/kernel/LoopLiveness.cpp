@@ -162,6 +162,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
   const auto& g = k_.graph();
   const model::ThreadGraph& tg = g.threads[static_cast<std::size_t>(t)];
   const model::LoopInfo& loop = tg.loops[static_cast<std::size_t>(l)];
+  if (endsBy_ && endsBy_(t, l)) return {Verdict::Ends, ""};
   const bool nested = parentLoop(t, l) >= 0;
   const int header = firstHeader(t, l);
   const auto& headerEvents = header < 0 ? std::vector<int>{} : tg.nodes[static_cast<std::size_t>(header)].events;

@@ -74,6 +74,8 @@ class LoopLiveness {
                std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
                std::function<double()> remaining);
 
+  /// Loops `ends(thread, loop)` proves to end by another argument (spin locks, SpinLocks.hpp) are not judged here.
+  void endsBy(std::function<bool(int, int)> ends) { endsBy_ = std::move(ends); }
   /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`, and the
   /// loops that always end, as (thread, loop), to `ends` when given.
   void check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends = nullptr);
@@ -179,6 +181,7 @@ class LoopLiveness {
   std::function<double()> remaining_;
   std::function<const PairVerdict&(int, int)> pair_;
   std::map<std::pair<int, int>, bool> retries_;  // (thread, loop) -> retries()
+  std::function<bool(int, int)> endsBy_;
 };
 
 }  // namespace ptxmm::checker::kernel
