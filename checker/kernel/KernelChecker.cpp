@@ -363,6 +363,22 @@ class Checker {
 
   ClaimStates finalValues(const std::vector<ElementRef>& elements) {
     ClaimStates out;
+    // What the residual code leaves out can change final memory: a thread cut short (a budget ran out, a branch on
+    // a value ptxmm does not compute), or a write through an address ptxmm does not compute that may reach one
+    // of the elements' buffers. No value is claimed then, neither "holds" nor a counterexample.
+    if (!kernel_.incomplete.empty()) {
+      const auto& i = kernel_.incomplete.front();
+      out.unknown = "the code after " + lineOf(graph_->originPosition(i.thread, i.origin)) + " is not exact (" + i.reason +
+                    "): what it writes is unknown";
+      return out;
+    }
+    for (const auto& e : elements)
+      for (const auto& a : kernel_.symbolic)
+        if (a.write && std::find(a.buffers.begin(), a.buffers.end(), bufferOf(e)) != a.buffers.end()) {
+          out.unknown = e.text + " may be written by the access at " + lineOf(graph_->originPosition(a.thread, a.origin)) +
+                        ", whose address ptxmm does not compute";
+          return out;
+        }
     std::vector<int> locations;
     std::vector<std::optional<std::int64_t>> forced;
     std::vector<int> seeds;

@@ -128,18 +128,24 @@ void ThreadEvaluator::recordWrite(const Access& a, std::int64_t size) {
   if (ctx_.pass != Pass::Discover) return;
   if (a.kind == Access::Kind::Buffer) return ctx_.writes.addRange(a.buffer, a.offset, size);
   if (a.kind != Access::Kind::Symbolic) return;
-  // A store through an unknown address may write anywhere it can reach: its buffer when the address is known to
-  // point into one, else every buffer of the space it names.
+  for (int b : reach(a)) ctx_.writes.addBuffer(b);
+}
+
+// A store through an unknown address may write anywhere it can reach: its buffer when the address is known to
+// point into one, else every buffer of the space it names.
+std::vector<int> ThreadEvaluator::reach(const Access& a) const {
   const AddrSpace space = instruction().space;
   const auto& buffers = ctx_.memory.buffers();
+  std::vector<int> out;
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     const bool shared = buffers[b].space == Buffer::Space::Shared;
-    const bool reach = a.provenance >= 0 ? static_cast<int>(b) == a.provenance || (shared && buffers[static_cast<std::size_t>(a.provenance)].space == Buffer::Space::Shared)
-                       : space == AddrSpace::Global ? !shared
-                       : space == AddrSpace::Shared || space == AddrSpace::SharedCluster ? shared
-                                                                                         : true;
-    if (reach) ctx_.writes.addBuffer(static_cast<int>(b));
+    const bool reached = a.provenance >= 0 ? static_cast<int>(b) == a.provenance || (shared && buffers[static_cast<std::size_t>(a.provenance)].space == Buffer::Space::Shared)
+                         : space == AddrSpace::Global ? !shared
+                         : space == AddrSpace::Shared || space == AddrSpace::SharedCluster ? shared
+                                                                                           : true;
+    if (reached) out.push_back(static_cast<int>(b));
   }
+  return out;
 }
 
 bool ThreadEvaluator::readOnly(const Access& a, std::int64_t size) const {
@@ -159,9 +165,10 @@ AbsValue ThreadEvaluator::initialValue(const Access& a, int size) const {
   return AbsValue::concrete(signExtend(bits, size * 8));
 }
 
-void ThreadEvaluator::symbolicAccess(const std::string& reason) {
+void ThreadEvaluator::symbolicAccess(const Access& a, bool write) {
   if (ctx_.pass != Pass::Emit) return;
-  ctx_.symbolic.push_back({index_, ctx_.origin(state_.frames.back().function, state_.pc), reason});
+  ctx_.symbolic.push_back({index_, ctx_.origin(state_.frames.back().function, state_.pc), a.reason, write,
+                           write ? reach(a) : std::vector<int>{}});
 }
 
 void ThreadEvaluator::outOfBounds(const std::string& detail) {
@@ -265,7 +272,7 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
       }
       case Access::Kind::Symbolic:
       case Access::Kind::Miss:
-        if (a.kind == Access::Kind::Symbolic) symbolicAccess(a.reason);
+        if (a.kind == Access::Kind::Symbolic) symbolicAccess(a, !load);
         else outOfBounds(a.reason);
         if (!load) recordWrite(a, size);
         if (dst >= 0) setOpaque(dst, {}, -1);
@@ -402,7 +409,7 @@ void ThreadEvaluator::synchronisation(const DecodedInstruction& d) {
         const std::int64_t size = objectSize(i);
         const Access a = resolve(o, 0, size, spaceOf(i));
         if (a.kind != Access::Kind::Buffer) {
-          if (a.kind == Access::Kind::Symbolic) symbolicAccess(a.reason);
+          if (a.kind == Access::Kind::Symbolic) symbolicAccess(a, true);  // as recordWrite: any operand may be written
           else outOfBounds(a.kind == Access::Kind::Miss ? a.reason : "not an address in shared or global memory");
           recordWrite(a, size);
           emitIt = false;

@@ -93,6 +93,8 @@ struct SymbolicAccess {
   int thread = -1;
   int origin = -1;
   std::string reason;
+  bool write = false;        // it may write (a store, an atomic, a copy's operand): final values it reaches are unknown
+  std::vector<int> buffers;  // a write's reach: the buffers its address may point into
 };
 
 /// An access outside every buffer (or past the length given with --arg): a bug in the kernel, reported with its

@@ -172,7 +172,8 @@ class ThreadEvaluator {
   AbsValue initialValue(const Access& a, int size) const;
   AbsValue privateRead(std::int64_t offset, int size, std::string& residual);
   void privateWrite(std::int64_t offset, int size, const AbsValue& v, const std::string& residual);
-  void symbolicAccess(const std::string& reason);
+  void symbolicAccess(const Access& a, bool write);
+  std::vector<int> reach(const Access& a) const;  // the buffers a symbolic address may point into
   void outOfBounds(const std::string& detail);
 
   LaunchContext& ctx_;

@@ -1,0 +1,115 @@
+// Claims on final memory when the residual code leaves something out (found by writing unseen kernels: a
+// ballot-compaction kernel printed "Assert ...: holds" and "Observe out[0]: 0" beside an UNKNOWN verdict). A store
+// through an address ptxmm does not compute may write any element of the buffers it can reach, so no claim on
+// them is decided — neither "holds" nor a counterexample; claims on other buffers still are.
+#include <catch2/catch.hpp>
+
+#include "checker/kernel/KernelChecker.hpp"
+#include "frontend/ptx/KernelInstantiator.hpp"
+#include "frontend/ptx/LaunchArgs.hpp"
+#include "KernelTestSupport.hpp"
+
+namespace ptxmm {
+namespace {
+
+// Thread 0 writes idx[0] = 1; every thread then stores 5 to out[idx[0]] (an address that depends on a value some
+// thread writes: symbolic) and 7 to other[tid]. Without a .cu beside it the buffers are named param_0 (idx),
+// param_1 (out) and param_2 (other).
+const char* const kScatter = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry scatter(.param .u64 idx, .param .u64 out, .param .u64 other)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<12>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [idx];
+  ld.param.u64 %rd2, [out];
+  ld.param.u64 %rd7, [other];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  cvta.to.global.u64 %rd8, %rd7;
+  mov.u32 %r1, %tid.x;
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra $L1;
+  mov.u32 %r3, 1;
+  st.global.u32 [%rd3], %r3;
+$L1:
+  ld.global.u32 %r2, [%rd3];
+  mul.wide.s32 %rd5, %r2, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  mov.u32 %r4, 5;
+  st.global.u32 [%rd6], %r4;
+  mul.wide.u32 %rd9, %r1, 4;
+  add.s64 %rd10, %rd8, %rd9;
+  mov.u32 %r5, 7;
+  st.global.u32 [%rd10], %r5;
+  ret;
+}
+)";
+
+// A branch on the clock (an opaque value): the thread's code past it is not exact.
+const char* const kClocked = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry clocked(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %clock;
+  setp.eq.s32 %p1, %r1, 7;
+  @%p1 bra $L1;
+  mov.u32 %r2, 3;
+  st.global.u32 [%rd2], %r2;
+$L1:
+  ret;
+}
+)";
+
+checker::kernel::KernelResult check(const std::vector<std::string>& asserts) {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("1", "--grid");
+  launch.block = frontend::parseDim3("2", "--block");
+  for (const auto& a : {"param_0=int32[1]", "param_1=int32[2]", "param_2=int32[2]"}) launch.args.push_back(frontend::parseArgSpec(a));
+  const frontend::KernelProgram k = frontend::instantiateKernel(kScatter, "k.ptx", "k.ptx", launch);
+  REQUIRE(k.symbolic.size() == 2);  // one store per thread
+  CHECK(k.symbolic[0].write);
+  checker::kernel::KernelOptions o;
+  o.asserts = asserts;
+  return checker::kernel::checkKernel(testing::ptxModel(), k, o);
+}
+
+TEST_CASE("a store through an address ptxmm does not compute leaves the claims on its buffer undecided", "[checker][kernel][claims]") {
+  const auto r = check({"param_1[0]==0", "param_2[0]==7 && param_2[1]==7"});
+  REQUIRE(r.assertions.size() == 2);
+  CHECK_FALSE(r.assertions[0].holds.has_value());  // out[0] is never written by a known address, yet it may be
+  CHECK(r.assertions[0].reason.find("param_1[0] may be written by the access at") != std::string::npos);
+  REQUIRE(r.assertions[1].holds.has_value());  // the other buffer is out of the store's reach
+  CHECK(*r.assertions[1].holds);
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+}
+
+TEST_CASE("a thread whose code is not exact leaves every claim undecided", "[checker][kernel][claims]") {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("1", "--grid");
+  launch.block = frontend::parseDim3("1", "--block");
+  launch.args.push_back(frontend::parseArgSpec("param_0=int32[1]"));
+  const frontend::KernelProgram k = frontend::instantiateKernel(kClocked, "k.ptx", "k.ptx", launch);
+  REQUIRE_FALSE(k.incomplete.empty());
+  checker::kernel::KernelOptions o;
+  o.asserts = {"param_0[0]==3", "param_0[0]==0"};
+  const auto r = checker::kernel::checkKernel(testing::ptxModel(), k, o);
+  REQUIRE(r.assertions.size() == 2);
+  for (const auto& a : r.assertions) {
+    CHECK_FALSE(a.holds.has_value());
+    CHECK(a.reason.find("is not exact") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ptxmm
