@@ -291,6 +291,13 @@ std::optional<std::int64_t> incrementDelta(const std::vector<Instruction>& code,
   return stored->plus;
 }
 
+// The width in bits of a named location (0 when it is not declared: untyped, as litmus values are).
+int locationBits(const KernelProgram& k, const std::string& name) {
+  const auto& locations = k.program.locations;
+  const auto loc = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == name; });
+  return loc == locations.end() ? 0 : 8 * loc->size;
+}
+
 // The increments of a thread whose load and store are at the sites `load` and `store`.
 std::vector<Increment> incrementsAt(const KernelProgram& k, std::size_t thread, const Site& load, const Site& store) {
   std::vector<Increment> out;
@@ -301,10 +308,7 @@ std::vector<Increment> incrementsAt(const KernelProgram& k, std::size_t thread, 
     for (std::size_t j = i + 1; j < code.size() && !x.empty(); ++j) {
       if (!plainAccess(code[j]) || locationOf(code[j]) != x) continue;
       if (code[j].op != Opcode::St || !at(code[j], store) || strong(code[j])) break;
-      const auto& locations = k.program.locations;
-      const auto loc = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == x; });
-      const int bits = loc == locations.end() ? 0 : 8 * loc->size;
-      if (const auto delta = incrementDelta(code, i, j, bits)) out.push_back({i, j, *delta});
+      if (const auto delta = incrementDelta(code, i, j, locationBits(k, x))) out.push_back({i, j, *delta});
       break;
     }
   }
@@ -343,12 +347,7 @@ bool makeAtomic(KernelProgram& k, const Site& load, const Site& store, Scope sco
     if (static_cast<std::size_t>(sites) != 2 * found.size()) return false;
     for (auto inc = found.rbegin(); inc != found.rend(); ++inc) {  // from the back: erasing keeps earlier indices
       Instruction& in = code[inc->load];
-      const int bits = [&] {
-        const auto& locations = k.program.locations;
-        const std::string x = locationOf(in);
-        const auto loc = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == x; });
-        return loc == locations.end() ? 0 : 8 * loc->size;
-      }();
+      const int bits = locationBits(k, locationOf(in));
       in.op = Opcode::Atom;
       in.atomOp = frontend::AtomOp::Add;
       in.sem = Sem::Relaxed;
