@@ -180,21 +180,19 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
         token = e;
         tokenValues = *values;
       }
-  bool complete = true;
   std::set<Regs> entrySet;
   std::string entryWhy;
   if (nested) {
     for (auto& regs : nestedEntries(t, l, forced, entryWhy)) entrySet.insert(std::move(regs));
-    if (!entryWhy.empty()) return {Verdict::Unknown, entryWhy};
   } else if (token < 0) {
-    for (auto& regs : entryStates(t, header, complete, forced)) entrySet.insert(std::move(regs));
+    for (auto& regs : entryStates(t, header, entryWhy, forced)) entrySet.insert(std::move(regs));
   } else {
     for (std::int64_t v : tokenValues)
-      for (auto& regs : entryStates(t, header, complete, [&](int e) { return e == token ? Known(v) : forced(e); }))
+      for (auto& regs : entryStates(t, header, entryWhy, [&](int e) { return e == token ? Known(v) : forced(e); }))
         entrySet.insert(std::move(regs));
   }
+  if (!entryWhy.empty()) return {Verdict::Unknown, entryWhy};
   const std::vector<Regs> entries(entrySet.begin(), entrySet.end());
-  if (!complete) return {Verdict::Unknown, "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it"};
   if (entries.empty()) return {Verdict::Ends, ""};
 
   // The locations its first iteration reads, and every write to them but its own from the loop on.
@@ -294,7 +292,7 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
 
 // Register values at the loop's first header node, one vector per path that leads there (reads before the
 // loop give their forced values, or stay unknown).
-std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, bool& complete,
+std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, std::string& why,
                                                           const Reads& read) const {
   const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
   std::vector<Regs> out;
@@ -320,9 +318,16 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, boo
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
       if (e == &node.next && node.branch && cond && *cond) continue;
-      if (e->target < 0 || e->target > header) continue;  // the end, the bound, or past the loop's first header
+      // The unroll bound of a loop before this one: a path that iterates it more often is not followed, and the
+      // registers it would bring here (a count of its iterations) are not among the entry states.
+      if (e->target == model::Edge::kBound) {
+        why = "a loop before it can run more iterations than are unrolled, and the register values it leaves are "
+              "not followed past them";
+        return out;
+      }
+      if (e->target < 0 || e->target > header) continue;  // the end, or past the loop's first header
       if (++paths > kMaxEntryPaths) {
-        complete = false;
+        why = "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it";
         return out;
       }
       Regs to = next;
@@ -468,9 +473,8 @@ std::vector<LoopLiveness::Regs> LoopLiveness::nestedEntries(int t, int l, const 
   if (parentLoop(t, parent) >= 0) {
     parentEntries = nestedEntries(t, parent, read, why);
   } else {
-    bool complete = true;
-    parentEntries = entryStates(t, parentHeader, complete, read);
-    if (!complete) why = "more than " + std::to_string(kMaxEntryPaths) + " paths lead to the loop around it";
+    parentEntries = entryStates(t, parentHeader, why, read);
+    if (!why.empty()) why += " (the loop around it)";
   }
   if (!why.empty()) return {};
   // The loop's header in the enclosing loop's iteration, folded: its state there holds in every iteration of both.
@@ -622,9 +626,9 @@ LoopLiveness::Outcome LoopLiveness::blindPoll(int t, int l, int header, const st
     const auto it = initial.find(k_.event(e).paddr);
     return it == initial.end() ? values_.readValue(e) : Known(it->second);
   };
-  bool complete = true;
-  const auto entries = entryStates(t, header, complete, readInitial);
-  if (!complete) return unknown("more than " + std::to_string(kMaxEntryPaths) + " paths lead to it");
+  std::string why;
+  const auto entries = entryStates(t, header, why, readInitial);
+  if (!why.empty()) return unknown(why);
   if (entries.empty()) return unknown("its thread does not reach the loop when it reads the initial values");
   for (const auto& regs : entries)
     if (iterate(t, l, header, regs, readInitial).verdict == Verdict::Hangs)

@@ -138,7 +138,7 @@ class LoopLiveness {
   };
 
   Outcome checkLoop(int thread, int loop);
-  std::vector<Regs> entryStates(int thread, int header, bool& complete, const Reads& read) const;
+  std::vector<Regs> entryStates(int thread, int header, std::string& why, const Reads& read) const;
   /// The register states at the first header of loop `loop` nested in another loop: what they are there in any
   /// iteration of the enclosing loops (empty with `why` set when that is not known).
   std::vector<Regs> nestedEntries(int thread, int loop, const Reads& read, std::string& why) const;

@@ -6,6 +6,8 @@
 // changes memory while it waits is not judged; a poll that a write is not eventually visible to (a weak poll, a
 // .cta poll of another CTA's flag: ptx-core.cat `eventually-visible`) hangs when nothing orders the write before
 // it, and is UNKNOWN when its thread synchronises before the loop or enters it only after reading another value.
+// A loop after another is not judged from the earlier loop's unrolled iterations alone (they do not hold every
+// register state it can leave, e.g. a count of its polls): UNKNOWN.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -309,4 +311,19 @@ TEST_CASE("a poll loop around an inner loop with a concrete trip count ends", "[
       "$L_outer:\n ld.relaxed.gpu.global.u32 %r2, [cnt];\n setp.eq.s32 %p2, %r2, 0;\n @%p2 bra $L_end;\n mov.u32 %r7, 0;\n"
       "$L_count:\n add.s32 %r7, %r7, 1;\n nanosleep.u32 %r7;\n setp.lt.s32 %p3, %r7, 3;\n @%p3 bra $L_count;\n bra.uni $L_outer;\n");
   checkEnds(r);
+}
+
+TEST_CASE("a loop after another loop is not judged from the first loop's unrolled iterations alone", "[checker][kernel][liveness]") {
+  // Block 1 counts its polls of flag_0 in r1 (loop A), then spins for good when it polled exactly five times (loop
+  // B). Under fair scheduling A may run five times before the flag is visible, so B may never end; entry states that
+  // follow A only through its unrolled iterations see r1 below five and would judge B to end.
+  const TestLaunch l = oneThreadPerBlock(2, {"flag_0 = 0"}, [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"st.relaxed.gpu flag_0, 1"};
+    return {"mov r1, 0", "LA:", "ld.relaxed.gpu r0, flag_0", "add r1, r1, 1", "beq r0, 0, LA",
+            "LB:", "ld.relaxed.gpu r2, flag_0", "beq r1, 5, LB"};
+  });
+  const KernelResult r = testing::checkLaunch(l);
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.status != KernelStatus::Ok);
+  CHECK(spinHangs(r) + loopsNotDecided(r) >= 1);
 }
