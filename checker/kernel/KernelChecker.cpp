@@ -174,12 +174,21 @@ class Checker {
     return found;
   }
 
+  // Symbolic addresses and cut-short threads are found per thread; one reason per source line and cause is
+  // reported, with how many threads it concerns, so 512 threads do not print the same line 512 times.
   void instantiationFindings() {
+    std::vector<std::pair<std::string, int>> reasons;
+    const auto add = [&](std::string why) {
+      const auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
+      if (it == reasons.end()) reasons.emplace_back(std::move(why), 1);
+      else ++it->second;
+    };
     for (const auto& s : kernel_.symbolic)
-      result_.unknowns.push_back("the access at " + lineOf(graph_->originPosition(s.thread, s.origin)) +
-                                 " has an address that depends on values read from memory (" + s.reason + "): not supported yet");
-    for (const auto& i : kernel_.incomplete)
-      result_.unknowns.push_back("at " + lineOf(graph_->originPosition(i.thread, i.origin)) + ": " + i.reason);
+      add("the access at " + lineOf(graph_->originPosition(s.thread, s.origin)) +
+          " has an address that depends on values read from memory (" + s.reason + "): not supported yet");
+    for (const auto& i : kernel_.incomplete) add("at " + lineOf(graph_->originPosition(i.thread, i.origin)) + ": " + i.reason);
+    for (auto& [why, threads] : reasons)
+      result_.unknowns.push_back(threads == 1 ? why : why + " (" + std::to_string(threads) + " threads)");
     for (const auto& o : kernel_.outOfBounds) result_.outOfBounds.push_back({graph_->originPosition(o.thread, o.origin), o.detail});
   }
 

@@ -4,6 +4,8 @@
 // them is decided — neither "holds" nor a counterexample; claims on other buffers still are.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "checker/kernel/KernelChecker.hpp"
 #include "frontend/ptx/KernelInstantiator.hpp"
 #include "frontend/ptx/LaunchArgs.hpp"
@@ -92,6 +94,11 @@ TEST_CASE("a store through an address ptxmm does not compute leaves the claims o
   REQUIRE(r.assertions[1].holds.has_value());  // the other buffer is out of the store's reach
   CHECK(*r.assertions[1].holds);
   CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+  // both threads' stores are on one line: one reason, with the number of threads it concerns
+  const auto symbolic = std::count_if(r.unknowns.begin(), r.unknowns.end(),
+                                      [](const std::string& u) { return u.find("depends on values read from memory") != std::string::npos; });
+  CHECK(symbolic == 1);
+  CHECK(std::any_of(r.unknowns.begin(), r.unknowns.end(), [](const std::string& u) { return u.find("(2 threads)") != std::string::npos; }));
 }
 
 TEST_CASE("a thread whose code is not exact leaves every claim undecided", "[checker][kernel][claims]") {
