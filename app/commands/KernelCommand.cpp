@@ -11,6 +11,7 @@
 
 #include "app/OutputFiles.hpp"
 #include "app/ProcessRunner.hpp"
+#include "app/PtxFileTable.hpp"
 #include "app/Watchdog.hpp"
 #include "app/commands/Command.hpp"
 #include "app/commands/CommonOptions.hpp"
@@ -86,7 +87,7 @@ struct KernelCommand {
     fs::remove_all(dir, ignored);
     if (r.status != 0 || !text)
       throw model::UserError({file, 0, 0}, "nvcc failed (exit " + std::to_string(r.status) + "):\n" + r.output);
-    return {*text, file};
+    return {nameInputAsGiven(*text, file), file};
   }
 
   ExitCode run() {
