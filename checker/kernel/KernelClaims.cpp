@@ -61,11 +61,29 @@ class Reader {
   ClaimPtr unary() {
     skip();
     if (text_.compare(i_, 2, "!=") != 0 && accept("!")) return binary(Claim::Kind::Not, unary(), nullptr);
-    if (accept("(")) {
+    // A parenthesis opens either a claim, `(a==1 || b==2)`, or a term, `(a+b)*2==6`: a claim has a comparison or
+    // a logical operator outside any inner parenthesis (looked for without backtracking, so nesting stays linear).
+    if (opensClaim()) {
+      accept("(");
       ClaimPtr c = disjunction();
       if (!accept(")")) fail("expected ')'");
       return c;
     }
+    return comparison();
+  }
+  bool opensClaim() {
+    skip();
+    if (i_ >= text_.size() || text_[i_] != '(') return false;
+    int depth = 0;
+    for (std::size_t j = i_; j < text_.size(); ++j) {
+      const char c = text_[j];
+      if (c == '(') ++depth;
+      else if (c == ')' && --depth == 0) return false;
+      else if (depth == 1 && (c == '=' || c == '<' || c == '>' || c == '!' || c == '&' || c == '|')) return true;
+    }
+    return false;
+  }
+  ClaimPtr comparison() {
     auto c = std::make_shared<Claim>();
     c->lhs = term();
     static const std::pair<const char*, CmpOp> ops[] = {{"==", CmpOp::Eq}, {"!=", CmpOp::Ne}, {"<=", CmpOp::Le},
@@ -81,8 +99,33 @@ class Reader {
     c->rhs = term();
     return c;
   }
+  static Claim::Term combine(Claim::Term::Op op, Claim::Term a, Claim::Term b) {
+    Claim::Term t;
+    t.op = op;
+    t.a = std::make_shared<const Claim::Term>(std::move(a));
+    t.b = std::make_shared<const Claim::Term>(std::move(b));
+    return t;
+  }
   Claim::Term term() {
+    Claim::Term t = product();
+    for (;;) {
+      if (accept("+")) t = combine(Claim::Term::Op::Add, std::move(t), product());
+      else if (accept("-")) t = combine(Claim::Term::Op::Sub, std::move(t), product());
+      else return t;
+    }
+  }
+  Claim::Term product() {
+    Claim::Term t = factor();
+    while (accept("*")) t = combine(Claim::Term::Op::Mul, std::move(t), factor());
+    return t;
+  }
+  Claim::Term factor() {
     skip();
+    if (accept("(")) {
+      Claim::Term t = term();
+      if (!accept(")")) fail("expected ')'");
+      return t;
+    }
     Claim::Term t;
     if (i_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[i_])) || text_[i_] == '-')) {
       t.constant = integer();
@@ -143,6 +186,20 @@ bool compare(CmpOp op, std::int64_t a, std::int64_t b) {
   return false;
 }
 
+// Arithmetic wraps modulo 2^64 (unsigned), so a claim never overflows into undefined behaviour.
+std::int64_t termValue(const Claim::Term& t, const std::function<std::int64_t(const ElementRef&)>& value) {
+  if (t.op == Claim::Term::Op::Leaf) return t.isElement ? value(t.element) : t.constant;
+  const auto a = static_cast<std::uint64_t>(termValue(*t.a, value));
+  const auto b = static_cast<std::uint64_t>(termValue(*t.b, value));
+  switch (t.op) {
+    case Claim::Term::Op::Add: return static_cast<std::int64_t>(a + b);
+    case Claim::Term::Op::Sub: return static_cast<std::int64_t>(a - b);
+    case Claim::Term::Op::Mul: return static_cast<std::int64_t>(a * b);
+    case Claim::Term::Op::Leaf: break;
+  }
+  return 0;
+}
+
 }  // namespace
 
 ClaimPtr parseClaim(const std::string& text, const std::string& option) { return Reader(text, option).claim(); }
@@ -151,7 +208,12 @@ ElementRef parseElement(const std::string& text, const std::string& option) { re
 
 std::vector<ElementRef> elementsOf(const Claim& claim) {
   std::vector<ElementRef> out;
-  auto add = [&](const Claim::Term& t) {
+  auto add = [&](const Claim::Term& t, auto& self) -> void {
+    if (t.op != Claim::Term::Op::Leaf) {
+      self(*t.a, self);
+      self(*t.b, self);
+      return;
+    }
     if (!t.isElement) return;
     for (const auto& e : out)
       if (e.text == t.element.text) return;
@@ -159,8 +221,8 @@ std::vector<ElementRef> elementsOf(const Claim& claim) {
   };
   auto walk = [&](const Claim& c, auto& self) -> void {
     if (c.kind == Claim::Kind::Compare) {
-      add(c.lhs);
-      add(c.rhs);
+      add(c.lhs, add);
+      add(c.rhs, add);
       return;
     }
     self(*c.a, self);
@@ -175,10 +237,7 @@ bool evaluateClaim(const Claim& claim, const std::function<std::int64_t(const El
     case Claim::Kind::And: return evaluateClaim(*claim.a, value) && evaluateClaim(*claim.b, value);
     case Claim::Kind::Or: return evaluateClaim(*claim.a, value) || evaluateClaim(*claim.b, value);
     case Claim::Kind::Not: return !evaluateClaim(*claim.a, value);
-    case Claim::Kind::Compare: {
-      auto v = [&](const Claim::Term& t) { return t.isElement ? value(t.element) : t.constant; };
-      return compare(claim.cmp, v(claim.lhs), v(claim.rhs));
-    }
+    case Claim::Kind::Compare: return compare(claim.cmp, termValue(claim.lhs, value), termValue(claim.rhs, value));
   }
   return false;
 }

@@ -1,5 +1,6 @@
 // The claims `ptxmm kernel` checks on final memory: `--assert 'out[0]==8128 && flag[0]==1'` (&&, ||, !,
-// parentheses, comparisons == != < <= > >= of buffer elements and integer constants) and `--observe 'out[0]'`.
+// parentheses, comparisons == != < <= > >= of terms: buffer elements and integer constants combined by + - * and
+// parentheses, e.g. `out[0]+out[1]==2*n[0]` for per-block partial sums) and `--observe 'out[0]'`.
 // Indices count elements of the buffer's type; a bare name is its element 0. Errors are located in the option's
 // text: `--assert:1:COL: error: ...`.
 #pragma once
@@ -29,9 +30,12 @@ using ClaimPtr = std::shared_ptr<const Claim>;
 struct Claim {
   enum class Kind : std::uint8_t { And, Or, Not, Compare };
   struct Term {
-    bool isElement = false;
+    enum class Op : std::uint8_t { Leaf, Add, Sub, Mul };
+    Op op = Op::Leaf;
+    bool isElement = false;  // Leaf: an element, or else the constant
     ElementRef element;
     std::int64_t constant = 0;
+    std::shared_ptr<const Term> a, b;  // Add, Sub, Mul: the operands
   };
   Kind kind = Kind::Compare;
   frontend::CmpOp cmp = frontend::CmpOp::Eq;
