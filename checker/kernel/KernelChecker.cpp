@@ -20,6 +20,7 @@
 #include "checker/kernel/MbarrierPhases.hpp"
 #include "checker/kernel/MayOrder.hpp"
 #include "checker/kernel/PairOracle.hpp"
+#include "checker/kernel/ScheduleExplorer.hpp"
 #include "checker/kernel/SliceRunner.hpp"
 #include "checker/kernel/SpinLocks.hpp"
 #include "frontend/ptx/LaunchArgs.hpp"
@@ -478,6 +479,34 @@ class Checker {
     return std::nullopt;
   }
 
+  // A counterexample to `claim` from one sequentially consistent schedule of the whole launch (ScheduleExplorer.hpp),
+  // for a claim the static values and the slices leave undecided: the elements' values and how the threads were
+  // scheduled. The argument that such a schedule is an execution is the bundled model's (ptx-core.cat), so another
+  // --model gets none.
+  std::optional<std::pair<std::string, std::string>> scheduledCounterexample(const Claim& claim,
+                                                                             const std::vector<ElementRef>& elements) {
+    if (!options_.mayOrderShortcut || remaining() < 0) return std::nullopt;
+    for (const auto& e : elements)
+      if (frontend::elemIsFloat(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem) || mixedElement(e, locationOf(e)))
+        return std::nullopt;
+    if (!explorer_) explorer_.emplace(*graph_);
+    const auto value = [&](const std::vector<std::int64_t>& memory, const ElementRef& e) {
+      const int loc = locationOf(e);
+      if (loc < 0) return initialValue(e);
+      const int paddr = graph_->graph().locationNames.at(static_cast<std::size_t>(loc)).second;
+      return asElement(memory[static_cast<std::size_t>(paddr)], kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem);
+    };
+    const auto x = explorer_->find(
+        [&](const std::vector<std::int64_t>& memory) {
+          return !evaluateClaim(claim, [&](const ElementRef& e) { return value(memory, e); });
+        },
+        deadline_);
+    if (!x) return std::nullopt;
+    std::string values;
+    for (const auto& e : elements) values += (values.empty() ? "" : " ") + e.text + "=" + std::to_string(value(x->memory, e));
+    return std::pair{values, x->schedule};
+  }
+
   void decideClaims() {
     for (const auto& [text, claim] : claims_.asserts) {
       AssertionVerdict verdict;
@@ -485,8 +514,15 @@ class Checker {
       const auto elements = elementsOf(*claim);
       const ClaimStates f = finalValues(elements);
       if (!f.unknown.empty()) {
-        verdict.reason = f.unknown;
-        result_.unknowns.push_back("--assert '" + text + "': " + f.unknown);
+        if (const auto x = scheduledCounterexample(*claim, elements)) {
+          verdict.holds = false;
+          verdict.counterexample = x->first;
+          result_.notes.push_back("--assert '" + text + "' fails in a sequentially consistent schedule of the whole launch (" +
+                                  x->second + "), an execution the model permits");
+        } else {
+          verdict.reason = f.unknown;
+          result_.unknowns.push_back("--assert '" + text + "': " + f.unknown);
+        }
       } else {
         verdict.holds = true;
         for (const auto& state : f.states) {
@@ -541,6 +577,7 @@ class Checker {
   std::optional<SpinLocks> locks_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;
+  std::optional<ScheduleExplorer> explorer_;  // built when a claim first needs it
   std::deque<RunSlice> ran_;
   std::map<std::pair<int, int>, std::vector<std::size_t>> slicesOf_;  // kept instruction -> slices holding it
   std::map<GroupKey, KernelRace> races_;

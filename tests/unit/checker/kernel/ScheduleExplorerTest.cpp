@@ -1,0 +1,162 @@
+// Sequentially consistent schedules of whole launches (ScheduleExplorer.hpp): on launches small enough for the
+// engine, every final memory a schedule reaches is a final state the engine permits on the whole launch; at 64
+// threads, beyond the slice bound, a lost update and a barrier-less warp tail fail their claims with a schedule's
+// witness; a claim that holds is never reported failing; what the argument does not cover is declined.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "KernelTestSupport.hpp"
+#include "checker/kernel/ScheduleExplorer.hpp"
+
+using namespace ptxmm;
+using checker::kernel::ScheduleExplorer;
+using testing::idx;
+using testing::TestLaunch;
+
+namespace {
+
+// `threads` threads each add 1 to counter_0: with a plain load/add/store (an update can be lost) or an atom.add.
+TestLaunch increments(int threads, bool atomic) {
+  return {{1, 1, 1}, {threads, 1, 1}, 1, {"counter_0 = 0"}, [atomic](const frontend::KernelThread&) -> std::vector<std::string> {
+            if (atomic) return {"atom.relaxed.gpu.add r0, counter_0, 1"};
+            return {"ld.weak r1, counter_0", "add r2, r1, 1", "st.weak counter_0, r2"};
+          }};
+}
+
+// Thread 0 publishes data_0 = 7 through flag_0 (release/acquire, or relaxed); the others spin on the flag, then add
+// what they read of data_0 into sum_0 atomically. Thread 0 is the last to run in a descending schedule and the
+// first in an ascending one, where the others' spins must sleep until it writes.
+TestLaunch handOff(int threads, bool strong) {
+  return {{1, 1, 1}, {threads, 1, 1}, 1, {"data_0 = 0", "flag_0 = 0", "sum_0 = 0"},
+          [strong](const frontend::KernelThread& k) -> std::vector<std::string> {
+            if (k.tid.x == 0) return {"st.weak data_0, 7", strong ? "st.release.gpu flag_0, 1" : "st.relaxed.gpu flag_0, 1"};
+            return {"SPIN:", strong ? "ld.acquire.gpu r1, flag_0" : "ld.relaxed.gpu r1, flag_0", "beq r1, 0, SPIN",
+                    "ld.weak r2, data_0", "atom.relaxed.gpu.add r3, sum_0, r2"};
+          }};
+}
+
+// A warp-synchronous tail without a barrier: after one bar.sync, threads t < half add s[t + d] into s[t] for
+// d = half, half/2, ..., 1 with volatile accesses (morally strong, so race-free; nothing orders the steps).
+TestLaunch warpTail(int threads) {
+  TestLaunch l{{1, 1, 1}, {threads, 1, 1}, 1, {"out_0 = 0"}, {}};
+  for (int i = 0; i < threads; ++i) l.init.push_back(idx("s", i) + " @ shared cta 0 = 0");
+  l.code = [threads](const frontend::KernelThread& k) {
+    const int t = k.tid.x;
+    std::vector<std::string> c{"st.volatile.shared " + idx("s", t) + ", 1", "bar.sync 0"};
+    if (t < threads / 2)
+      for (int d = threads / 2; d > 0; d /= 2) {
+        c.push_back("ld.volatile.shared r1, " + idx("s", t));
+        c.push_back("ld.volatile.shared r2, " + idx("s", t + d));
+        c.push_back("add r1, r1, r2");
+        c.push_back("st.volatile.shared " + idx("s", t) + ", r1");
+      }
+    if (t == 0) c.insert(c.end(), {"ld.volatile.shared r3, s_0", "st.weak out_0, r3"});
+    return c;
+  };
+  return l;
+}
+
+// The physical location of a launch location.
+int paddrOf(const checker::kernel::KernelGraph& g, const std::string& name) {
+  const int p = g.graph().physicalOf(name);
+  REQUIRE(p >= 0);
+  return p;
+}
+
+// The final values of `name` the engine permits on the whole launch.
+std::set<std::int64_t> engineValues(const TestLaunch& l, const std::string& name) {
+  frontend::KernelProgram kp = testing::makeKernel(l);
+  frontend::CondValue v;
+  v.kind = frontend::CondValue::Kind::Location;
+  v.name = name;
+  kp.program.observed.push_back(v);
+  checker::RunOptions o;
+  o.liveness = false;
+  const checker::TestResult r = checker::checkProgram(testing::ptxModel(), kp.program, o);
+  REQUIRE(r.status == checker::Status::Ok);
+  std::set<std::int64_t> out;
+  for (const auto& s : r.states) out.insert(s.values.at(0));
+  return out;
+}
+
+// The final values of `name` over the explorer's schedules that complete.
+std::set<std::int64_t> scheduledValues(const TestLaunch& l, const std::string& name, std::size_t* completed = nullptr) {
+  const frontend::KernelProgram kp = testing::makeKernel(l);
+  const checker::kernel::KernelGraph g(kp, 2);
+  const ScheduleExplorer x(g);
+  INFO(x.unsupported());
+  REQUIRE(x.unsupported().empty());
+  std::set<std::int64_t> out;
+  std::size_t done = 0;
+  for (std::size_t s = 0; s < x.scheduleCount(); ++s)
+    if (const auto run = x.run(s, {})) {
+      ++done;
+      out.insert(run->memory.at(static_cast<std::size_t>(paddrOf(g, name))));
+    }
+  if (completed) *completed = done;
+  return out;
+}
+
+void checkInsideEngine(const TestLaunch& l, const std::string& name) {
+  std::size_t completed = 0;
+  const auto scheduled = scheduledValues(l, name, &completed);
+  CHECK(completed > 0);
+  const auto permitted = engineValues(l, name);
+  for (std::int64_t v : scheduled) {
+    INFO(name << " = " << v);
+    CHECK(permitted.count(v) == 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every final memory a schedule reaches is a final state the engine permits on the whole launch", "[checker][kernel][schedules]") {
+  checkInsideEngine(increments(3, false), "counter_0");
+  checkInsideEngine(increments(3, true), "counter_0");
+  checkInsideEngine(handOff(3, false), "sum_0");
+  checkInsideEngine(handOff(3, true), "sum_0");
+  checkInsideEngine(warpTail(4), "out_0");
+  // The lost update is among them: the schedules find more than the sequential value.
+  CHECK(scheduledValues(increments(3, false), "counter_0").size() > 1);
+}
+
+TEST_CASE("beyond the slice bound a lost update and a barrier-less warp tail fail, with a schedule's witness", "[checker][kernel][schedules]") {
+  checker::kernel::KernelOptions o;
+  o.asserts = {"counter[0] == 64"};
+  auto r = testing::checkLaunch(increments(64, false), o);
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == false);
+  CHECK(r.assertions[0].counterexample.find("counter[0]=") == 0);
+  CHECK(std::any_of(r.notes.begin(), r.notes.end(),
+                    [](const std::string& n) { return n.find("sequentially consistent schedule") != std::string::npos; }));
+  o.asserts = {"out[0] == 64"};
+  r = testing::checkLaunch(warpTail(64), o);
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == false);
+}
+
+TEST_CASE("a claim that holds is never reported failing by a schedule", "[checker][kernel][schedules]") {
+  // Atomic increments and a release/acquire hand-off hold in every execution: every schedule agrees, at 64 threads.
+  CHECK(scheduledValues(increments(64, true), "counter_0") == std::set<std::int64_t>{64});
+  CHECK(scheduledValues(handOff(64, true), "sum_0") == std::set<std::int64_t>{63 * 7});
+  checker::kernel::KernelOptions o;
+  o.asserts = {"sum[0] == 441"};
+  const auto r = testing::checkLaunch(handOff(64, true), o);
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds != false);
+}
+
+TEST_CASE("what sequentially consistent schedules do not cover is declined", "[checker][kernel][schedules]") {
+  TestLaunch l{{1, 1, 1}, {2, 1, 1}, 1, {"bar_0 @ mbarrier cta 0", "out_0 = 0"}, [](const frontend::KernelThread& k) {
+                 std::vector<std::string> c;
+                 if (k.tid.x == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar_0], 1");
+                 c.push_back("st.weak out_0, 1");
+                 return c;
+               }};
+  const frontend::KernelProgram kp = testing::makeKernel(l);
+  const checker::kernel::KernelGraph g(kp, 2);
+  const ScheduleExplorer x(g);
+  CHECK(x.unsupported().find("mbarrier.init") != std::string::npos);
+  CHECK_FALSE(x.find([](const std::vector<std::int64_t>&) { return true; }, {}));
+}
