@@ -1,4 +1,4 @@
-// nvcc names the compiled .cu in its PTX's `.file` table by an absolute path (`.file 1 "/home/u/k.cu"`), and every
+// nvcc names the compiled .cu in its PTX's `.file` table by an absolute path (`.file 1 "<absolute path>/k.cu"`), and every
 // position ptxmm reports comes from that table. A user who ran `ptxmm kernel k.cu` expects `k.cu:23:5`, the name
 // they typed (as compilers print it), not nvcc's spelling: the table entry for the input is renamed before reading.
 #pragma once
