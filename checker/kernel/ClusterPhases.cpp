@@ -2,6 +2,7 @@
 #include "checker/kernel/ClusterPhases.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace ptxmm::checker::kernel {
 namespace {
@@ -46,6 +47,34 @@ ClusterPhases::ClusterPhases(const KernelGraph& kernel, std::function<bool(int, 
       for (auto b = c.threads.begin(); c.isStatic && b != c.threads.end(); ++b)
         if (a != b && !morallyStrong_(a->second.arrives.front(), b->second.waits.front())) c.isStatic = false;
   }
+}
+
+std::vector<std::string> ClusterPhases::exitGaps() const {
+  const auto& g = k_.graph();
+  std::map<int, std::set<int>> waiters;  // cluster -> threads with a wait
+  std::set<int> arriving, mayBlock;      // threads with an arrival; threads with a wait of any kind
+  for (std::size_t e = g.initCount(); e < g.events.size(); ++e) {
+    const model::Event& ev = g.events[e];
+    if (ev.thread < 0) continue;
+    if (ev.is(Tag::CB) && ev.is(Tag::W)) arriving.insert(ev.thread);
+    if (ev.is(Tag::CB) && ev.assume) waiters[g.threads[static_cast<std::size_t>(ev.thread)].cluster].insert(ev.thread);
+    if (ev.assume || ev.is(Tag::BW)) mayBlock.insert(ev.thread);
+  }
+  std::vector<std::string> out;
+  for (const auto& [cluster, waiting] : waiters) {
+    std::vector<int> silent;  // threads that never arrive and may not exit
+    for (std::size_t t = 0; t < g.threads.size(); ++t) {
+      const int ti = static_cast<int>(t);
+      if (g.threads[t].cluster == cluster && !arriving.count(ti) && (mayBlock.count(ti) || !g.threads[t].loops.empty()))
+        silent.push_back(ti);
+    }
+    if (silent.empty()) continue;
+    out.push_back(k_.threadRange(silent) + " never arrive at the barrier.cluster that " +
+                  k_.threadRange({waiting.begin(), waiting.end()}) +
+                  " wait on, and may never exit (a loop or a wait): PTX releases that barrier only once they exit, "
+                  "which ptxmm does not model, so whether the cluster's waits end is not decided");
+  }
+  return out;
 }
 
 bool ClusterPhases::isStatic(int thread) const {

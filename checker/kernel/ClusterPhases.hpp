@@ -12,10 +12,15 @@
 // barrier.cluster.arrive.relaxed`); a restricted release fence there for the events it covers (rel-restr:
 // `fence.mbarrier_init.release.cluster` for the thread's mbarrier.init, `sync_restrict::shared::cta` for its
 // .shared::cta accesses).
+// What it does not model: barrier.cluster.wait waits for every NON-EXITED thread of the cluster (§4.3), and a
+// thread that never arrives releases the barrier only by exiting; the unrolled barrier counts only the threads
+// that arrive at all. That is exact when such a thread surely exits (no loop, no wait), and a thread that may never
+// exit — it waits for something a waiter does after its wait — is an exit gap: the waits are not judged.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -37,6 +42,9 @@ class ClusterPhases {
   std::vector<int> arrivals(int thread, int generation) const;
   /// The generation a wait event of a static cluster barrier belongs to (-1: not one).
   int waitGeneration(int e) const;
+  /// Why some cluster's waits are not judged, one reason per cluster: threads that never arrive at the barrier the
+  /// cluster waits on and may never exit (a loop or a wait), so whether they release it is not known.
+  std::vector<std::string> exitGaps() const;
 
  private:
   struct Sequence {

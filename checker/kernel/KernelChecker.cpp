@@ -106,6 +106,7 @@ class Checker {
     sliceRuns.engineOptions.deadline = deadline_;  // no slice runs past the check's --timeout (issue 16)
     runner_.emplace(model_, sliceRuns);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
+    for (auto& gap : clusters_->exitGaps()) result_.unknowns.push_back(std::move(gap));
     LoopLiveness liveness(*graph_, *phases_, *values_, &*mbarriers_,
                           [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); }, *builder_, *runner_,
                           options_.slices, [this] { return remaining(); });
