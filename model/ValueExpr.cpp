@@ -60,7 +60,9 @@ ValuePtr apply(ValueOp op, std::vector<ValuePtr> args) {
   const bool partial = op == ValueOp::Div || op == ValueOp::Rem;
   const bool constants =
       std::all_of(args.begin(), args.end(), [](const ValuePtr& a) { return a->op == ValueOp::Const; });
-  if (constants && !(partial && args[1]->constant == 0)) {
+  // An opaque value stays a node even over constants: the engines evaluate it as 0, but whoever asks whether a
+  // value is known (final values, forced reads) must see that it is not (a folded 0 was taken for a real value).
+  if (constants && op != ValueOp::Opaque && !(partial && args[1]->constant == 0)) {
     std::array<std::int64_t, 3> vals{};
     for (std::size_t i = 0; i < args.size(); ++i) vals[i] = args[i]->constant;
     semantics::Concrete c;

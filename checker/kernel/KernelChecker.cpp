@@ -162,7 +162,8 @@ class Checker {
       const auto& buffer = kernel_.buffers[b];
       if (buffer.space == frontend::Buffer::Space::Shared) continue;
       if (names.find(" " + buffer.name + ",") == std::string::npos) names += " " + buffer.name + ",";
-      if (buffer.name == e.buffer) found = static_cast<int>(b);
+      if (buffer.name == e.buffer || std::find(buffer.aliases.begin(), buffer.aliases.end(), e.buffer) != buffer.aliases.end())
+        found = static_cast<int>(b);
     }
     if (found < 0) {
       if (!names.empty()) names.pop_back();
@@ -423,7 +424,7 @@ class Checker {
       return out;
     }
     if (slice->opaque) {
-      out.unknown = "it depends on values ptxmm does not compute (floating-point arithmetic on loaded values, clocks)";
+      out.unknown = "it depends on values ptxmm does not compute (floating-point arithmetic, clocks, warp collectives over loaded values, uninitialised shared memory)";
       return out;
     }
     // Observe the elements the slice holds; the others keep their forced values.

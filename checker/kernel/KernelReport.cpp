@@ -2,6 +2,9 @@
 #include "checker/kernel/KernelReport.hpp"
 
 #include <cstdio>
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace ptxmm::checker::kernel {
 namespace {
@@ -84,7 +87,21 @@ std::string kernelText(const KernelResult& r) {
     out += "\n";
   }
   for (const auto& h : r.hangs) out += "Hang " + h.kind + ": " + where(h.at, r.file) + ": " + h.threads + "\n";
-  for (const auto& o : r.outOfBounds) out += "Out of bounds: " + where(o.at, r.file) + " " + who(o.at) + ": " + o.detail + "\n";
+  // One line per instruction (its first thread's access; JSON lists every one): 128 threads indexing past a
+  // buffer are one bug.
+  std::vector<std::pair<std::string, int>> outOfBounds;  // the first access's line, how many more
+  std::map<std::string, std::size_t> lineOf;
+  for (const auto& o : r.outOfBounds) {
+    const std::string at = where(o.at, r.file);
+    if (const auto it = lineOf.find(at); it != lineOf.end()) {
+      ++outOfBounds[it->second].second;
+      continue;
+    }
+    lineOf[at] = outOfBounds.size();
+    outOfBounds.emplace_back("Out of bounds: " + at + " " + who(o.at) + ": " + o.detail, 0);
+  }
+  for (const auto& [line, more] : outOfBounds)
+    out += line + (more ? " (and " + std::to_string(more) + " more at this instruction)" : "") + "\n";
   for (const auto& n : r.notes) out += "Note: " + n + "\n";
   for (const auto& u : r.unknowns) out += "Unknown: " + u + "\n";
   out += std::string(r.hasFinding() ? "Bugs found" : r.status == KernelStatus::Ok ? "Ok" : "Unknown") + "\n";

@@ -224,6 +224,7 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
   const DOperand* data = load || atom ? &d.ops[0] : &d.ops[1];
   if (d.vector > 1 && (data->kind != DOperand::Kind::Vector || static_cast<int>(data->elements.size()) != d.vector))
     fail(d, "a ." + std::string("v") + std::to_string(d.vector) + " access needs a vector of " + std::to_string(d.vector) + " registers");
+  if (d.vector == 1 && data->kind == DOperand::Kind::Vector) fail(d, "an access without .v2/.v4 takes one register, not a vector");
   ResidualBuilder b = builder();
   const Sem sem = d.residual->sem;
   const bool weak = sem == Sem::Default || sem == Sem::Weak;

@@ -215,6 +215,9 @@ class Decoder {
         return d;
       }
       case PtxOperand::Kind::Vector:
+        // `{ %r1 }` is the register itself (Triton wraps every scalar ld/st operand in braces).
+        if (o.elements.size() == 1) return operand(o.elements.front());
+        [[fallthrough]];
       case PtxOperand::Kind::List:
         d.kind = o.kind == PtxOperand::Kind::Vector ? DOperand::Kind::Vector : DOperand::Kind::List;
         for (const auto& e : o.elements) d.elements.push_back(operand(e));

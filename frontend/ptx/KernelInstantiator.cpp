@@ -156,7 +156,9 @@ class Instantiator {
   std::vector<std::string> sourceParameterNames(const Function& entry, const std::string& demangled) const {
     if (!options_.readSource || entry.locs.empty()) return {};
     const auto file = module_.files.find(entry.locs.front().file);
-    if (file == module_.files.end()) return {};
+    // A Python source is a Triton program: its constexpr arguments are not parameters and Triton appends its
+    // own, so names by position would be wrong; such kernels keep param_I.
+    if (file == module_.files.end() || file->second.ends_with(".py")) return {};
     const auto source = options_.readSource(file->second);
     if (!source) return {};
     std::string name = functionName(demangled);
@@ -174,6 +176,7 @@ class Instantiator {
       std::vector<std::string> names = {"param_" + std::to_string(i), p.name};
       if (i < sourceNames.size() && !sourceNames[i].empty()) names.insert(names.begin(), sourceNames[i]);
       paramNames_.push_back(names.front());
+      paramAliases_.emplace_back(names.begin() + 1, names.end());
       const ArgSpec* spec = argFor(names);
       const bool wide = p.type.bits == 64 && !p.isArray;
       const bool pointer = types.size() == entry.params.size() ? types[i].find('*') != std::string::npos
@@ -205,6 +208,7 @@ class Instantiator {
     for (const auto& [i, spec] : pointerParams) {
       Buffer b;
       b.name = paramNames_[i];
+      b.aliases = paramAliases_[i];
       b.pointerParam = true;
       b.pos = entry.params[i].pos;
       b.elem = spec && spec->type ? *spec->type : ElemType::S32;
@@ -505,6 +509,7 @@ class Instantiator {
   LaunchContext ctx_;
   KernelProgram out_;
   std::vector<std::string> paramNames_, dynamicNames_;
+  std::vector<std::vector<std::string>> paramAliases_;
   std::set<std::string> used_;
   std::set<int> inferElem_, sharedInfer_;
   std::vector<CtaPlace> ctas_;

@@ -51,6 +51,7 @@ struct LaunchConfig {
 struct Buffer {
   enum class Space : std::uint8_t { Global, Const, Shared };
   std::string name;             // parameter or variable name as the user knows it ("out", "count", "s")
+  std::vector<std::string> aliases;  // other names claims accept: param_I, the PTX parameter's own name
   Space space = Space::Global;
   int ownerCta = -1;            // Shared: the CTA (linear id) whose window this is
   std::int64_t bytes = 0;

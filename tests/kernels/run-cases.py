@@ -80,13 +80,17 @@ def parse_value(text):
 def parse_header(text):
     """The launch arguments and the expectations of a case, from its leading comment block."""
     launch = None
-    exp = {"races": set(), "race_free": False, "asserts": [], "observe": {}, "hangs": set(), "exit": None}
+    exp = {"races": set(), "race_free": False, "asserts": [], "observe": {}, "hangs": set(), "exit": None,
+           "source": None}
     for line in leading_comment_block(text):
         body = line[2:].strip() if line.startswith("//") else line
-        m = re.match(r"ptxmm-(launch|expect):\s*(.*)$", body)
+        m = re.match(r"ptxmm-(launch|expect|source):\s*(.*)$", body)
         if not m:
             continue
         key, rest = m.group(1), m.group(2).strip()
+        if key == "source":  # a .ptx case: the file its .loc lines name (e.g. the Triton program)
+            exp["source"] = rest
+            continue
         if key == "launch":
             if launch is not None:
                 raise HeaderError("more than one ptxmm-launch line")
@@ -231,6 +235,7 @@ def same_file(reported, case_file):
 
 def compare(exp, rc, obj, case_file):
     """The differences between the expectations and one ptxmm answer (empty: it passes)."""
+    case_file = exp["source"] or case_file  # where reported positions must be
     diffs = []
     if rc != exp["exit"]:
         reason = f" ({obj.get('reason')})" if obj and obj.get("reason") else ""
@@ -390,15 +395,16 @@ def ptx_kernel_lines(ptx_text, case_file):
 
 
 def lint(case_file, exp, nvcc, tmp, timeout):
-    """Differences between the expectations and what nvcc emits (lines without such instructions)."""
-    ptx, err = compile_ptx(nvcc, case_file, tmp, timeout)
+    """Differences between the expectations and what nvcc emits (lines without such instructions); a .ptx case
+    is its own PTX."""
+    ptx, err = (case_file, None) if is_ptx_case(case_file) else compile_ptx(nvcc, case_file, tmp, timeout)
     if err:
         return [err]
     with open(ptx) as f:
-        lines = ptx_kernel_lines(f.read(), case_file)
+        lines = ptx_kernel_lines(f.read(), exp["source"] or case_file)
     with open(case_file) as f:
-        kernels = len(re.findall(r"\b__global__\b", f.read()))
-    diffs = [] if kernels == 1 else [f"{kernels} __global__ functions, a case has exactly one kernel"]
+        kernels = len(re.findall(r"\.entry\b" if is_ptx_case(case_file) else r"\b__global__\b", f.read()))
+    diffs = [] if kernels == 1 else [f"{kernels} kernels, a case has exactly one"]
     for line in sorted({l for r in exp["races"] for l in r[:2]}):
         if not any(MEMORY_ACCESS.match(i) for i in lines.get(line, [])):
             diffs.append(f"race line {line}: no memory access there in nvcc's PTX")
@@ -470,7 +476,7 @@ def check_form(case_file, form, launch, exp, args, nvcc, tmp):
     name = os.path.basename(case_file)
     listed = args.gaps.get((name, form))
     source = case_file
-    if form == "ptx":
+    if form == "ptx" and not is_ptx_case(case_file):
         source, err = compile_ptx(nvcc, case_file, tmp, args.timeout)
         if err:
             return "fail", err, None
@@ -503,6 +509,11 @@ def check_form(case_file, form, launch, exp, args, nvcc, tmp):
     return "fail", f"listed as {cls} ({text}), but: " + "; ".join(diffs), gap
 
 
+def is_ptx_case(case_file):
+    """A case given as PTX (cases/kernels/triton): checked in that one form, nothing compiled."""
+    return case_file.endswith(".ptx")
+
+
 def check_case(case_file, args, nvcc):
     """(outcome and gap reason by form, the case's report line)."""
     name = os.path.basename(case_file)
@@ -517,7 +528,7 @@ def check_case(case_file, args, nvcc):
             return ({"lint": ("fail" if diffs else "pass", None)},
                     f"PASS {name}" if not diffs else f"FAIL {name}: " + "; ".join(diffs))
         outcomes, texts = {}, []
-        for form in args.forms:
+        for form in ["ptx"] if is_ptx_case(case_file) else args.forms:
             outcome, text, gap = check_form(case_file, form, launch, exp, args, nvcc, tmp)
             outcomes[form] = (outcome, gap)
             if outcome != "pass":
@@ -582,7 +593,9 @@ def main(argv=None):
     args.forms = [f for f in args.forms.split(",") if f]
     if any(f not in ("cu", "ptx") for f in args.forms) or not args.forms:
         p.error("--forms takes cu, ptx or cu,ptx")
-    files = paths or sorted(os.path.join(default_cases, f) for f in os.listdir(default_cases) if f.endswith(".cu"))
+    triton = os.path.join(default_cases, "triton")
+    files = paths or (sorted(os.path.join(default_cases, f) for f in os.listdir(default_cases) if f.endswith(".cu")) +
+                      sorted(os.path.join(triton, f) for f in os.listdir(triton) if f.endswith(".ptx")))
     try:
         args.gaps = read_known_gaps(args.known_gaps) if args.known_gaps else {}
     except (OSError, HeaderError) as e:

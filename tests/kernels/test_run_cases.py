@@ -187,6 +187,41 @@ $L__BB0_4:
 
 
 @unittest.skipIf(rc.find_nvcc() is None, "nvcc not found")
+class PtxCaseTest(unittest.TestCase):
+    """A case given as PTX (cases/kernels/triton): positions are in the file its `ptxmm-source` line names."""
+
+    def test_positions_must_be_in_the_named_source(self):
+        exp = rc.parse_header(HEADER.replace("// Reasoning", "// ptxmm-source: kernels.py\n// Reasoning"))[1]
+        exp["hangs"] = {99}
+        moved = answer(races=[dict(r, first=dict(r["first"], file="/x/kernels.py"),
+                                   second=dict(r["second"], file="kernels.py")) for r in answer()["races"]],
+                       hangs=[{"line": 99, "file": "kernels.py"}])
+        self.assertEqual(exp["source"], "kernels.py")
+        self.assertEqual(rc.compare(exp, 1, moved, "/cases/triton-x.ptx"), [])
+        self.assertIn("race position /x/case.cu:7 is not in kernels.py", rc.compare(exp, 1, answer(), "/cases/triton-x.ptx"))
+
+    def test_a_ptx_case_runs_once_as_it_is(self):
+        with tempfile.TemporaryDirectory() as d:
+            case = os.path.join(d, "triton-k.ptx")
+            with open(case, "w") as f:
+                f.write("// ptxmm-launch: --grid 1 --block 1\n// ptxmm-expect: race-free\n// ptxmm-expect: exit 0\n"
+                        "// ptxmm-source: k.py\n.version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n")
+            spec, log = os.path.join(d, "spec.json"), os.path.join(d, "log.jsonl")
+            with open(spec, "w") as f:
+                json.dump({"triton-k": {"rc": 0, "json": {"status": "ok", "races": [], "assertions": [],
+                                                          "observed": {}, "hangs": []}}}, f)
+            env = dict(os.environ, FAKE_PTXMM_SPEC=spec, FAKE_PTXMM_LOG=log)
+            r = subprocess.run([sys.executable, RUNNER, FAKE, case], capture_output=True, text=True, env=env)
+            if r.returncode == rc.SKIP:
+                self.skipTest("nvcc not found")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(log) as f:
+                calls = [json.loads(l) for l in f]
+            self.assertEqual([c[1] for c in calls], [case])  # the .ptx itself, once: nothing compiled
+            lint = subprocess.run([sys.executable, RUNNER, "--lint", case], capture_output=True, text=True)
+            self.assertIn("PASS triton-k.ptx", lint.stdout)
+
+
 class WholeRunTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()

@@ -17,6 +17,13 @@ TEST_CASE("constant arguments fold, except a division by zero, whose result PTX 
   REQUIRE(unspecified);
 }
 
+TEST_CASE("an opaque value over constants stays opaque: a folded 0 would pass for a known value", "[model][value]") {
+  const ValuePtr opaque = value::apply(ValueOp::Opaque, {value::constant(0)});
+  REQUIRE(opaque->op == ValueOp::Opaque);
+  const ValuePtr sum = value::apply(ValueOp::Add, {opaque, value::constant(1)});
+  REQUIRE(sum->op == ValueOp::Add);  // nothing above it folds either
+}
+
 TEST_CASE("substitution replaces registers and evaluation follows reads", "[model][value]") {
   const ValuePtr term = value::apply(ValueOp::Add, {value::reg(0), value::constant(1)});
   const ValuePtr sub = value::substitute(term, {value::read(7)});

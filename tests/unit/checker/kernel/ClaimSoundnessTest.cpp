@@ -118,5 +118,56 @@ TEST_CASE("a thread whose code is not exact leaves every claim undecided", "[che
   }
 }
 
+// Each lane stores its id, then after the barrier sums (redux.sync) what its neighbour stored: the sum is 496,
+// but ptxmm does not carry loaded values across lanes, so the redux result is opaque. An opaque value over no
+// computed inputs used to fold into the constant 0, and the claim was decided on it ("out[0]: 0", exit 0).
+const char* kReduxOfLoads = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  .shared .align 4 .b8 sm[128];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, sm;
+  shl.b32 %r3, %r1, 2;
+  add.s32 %r4, %r2, %r3;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  xor.b32 %r5, %r1, 1;
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r7, %r2, %r6;
+  ld.shared.u32 %r8, [%r7];
+  mov.b32 %r9, -1;
+  redux.sync.add.s32 %r10, %r8, %r9;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.global.u32 [%rd2], %r10;
+  ret;
+}
+)";
+
+TEST_CASE("a value no thread computes (a warp sum of loaded values) decides no claim", "[checker][kernel][claims]") {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("1", "--grid");
+  launch.block = frontend::parseDim3("32", "--block");
+  launch.args.push_back(frontend::parseArgSpec("out=int32[1]"));
+  const frontend::KernelProgram k = frontend::instantiateKernel(kReduxOfLoads, "k.ptx", "k.ptx", launch);
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[0]==0", "param_0[0]==496"};  // the PTX parameter's own name and param_I both name it
+  o.observes = {"out[0]"};
+  const auto r = checker::kernel::checkKernel(testing::ptxModel(), k, o);
+  REQUIRE(r.assertions.size() == 2);
+  for (const auto& a : r.assertions) CHECK_FALSE(a.holds.has_value());
+  REQUIRE(r.observed.size() == 1);
+  CHECK_FALSE(r.observed[0].complete);
+  CHECK(r.observed[0].values.empty());
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+}
+
 }  // namespace
 }  // namespace ptxmm

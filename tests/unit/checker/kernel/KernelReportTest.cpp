@@ -46,3 +46,25 @@ TEST_CASE("the JSON view gives each race its fix and fix_checked, and the fixes'
   CHECK(j["fix_ms"] == 250.0);
   CHECK(j["time_ms"] == 500.0);
 }
+
+TEST_CASE("out-of-bounds accesses of one instruction are one text line; JSON keeps each", "[checker][kernel][report]") {
+  KernelResult r;
+  r.name = r.kernel = "k";
+  r.file = "k.ptx";
+  for (int t = 0; t < 3; ++t) {
+    OutOfBoundsAccess o;
+    o.at.file = "k.ptx";
+    o.at.line = 12;
+    o.at.block = {0, 0, 0};
+    o.at.thread = {t, 0, 0};
+    o.detail = "bytes [" + std::to_string(4 * t) + ", " + std::to_string(4 * t + 4) + ") of 'out', which has 0 bytes";
+    r.outOfBounds.push_back(o);
+  }
+  r.outOfBounds.back().at.line = 13;
+  const std::string text = kernelText(r);
+  CHECK(text.find("Out of bounds: k.ptx:12:0 (PTX line 0) block (0,0,0) thread (0,0,0): bytes [0, 4) of 'out', which has 0 "
+                  "bytes (and 1 more at this instruction)\n") != std::string::npos);
+  CHECK(text.find("k.ptx:13:0") != std::string::npos);
+  CHECK(text.find("thread (1,0,0)") == std::string::npos);
+  CHECK(kernelJson(r)["out_of_bounds"].size() == 3);
+}
