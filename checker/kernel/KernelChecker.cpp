@@ -23,6 +23,7 @@
 #include "checker/kernel/ScheduleExplorer.hpp"
 #include "checker/kernel/SliceRunner.hpp"
 #include "checker/kernel/SpinLocks.hpp"
+#include "checker/kernel/WeakWitness.hpp"
 #include "frontend/ptx/LaunchArgs.hpp"
 
 namespace ptxmm::checker::kernel {
@@ -32,6 +33,8 @@ using model::Tag;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kPartialOverlap = "partial overlap";
+// Seconds the search for a weak counterexample may take without a --timeout.
+constexpr double kWeakSeconds = 10;
 
 std::string lineOf(const KernelPosition& p) { return p.file + ":" + std::to_string(p.line); }
 
@@ -371,9 +374,11 @@ class Checker {
   struct ClaimStates {
     std::vector<std::vector<std::int64_t>> states;  // per permitted state, per element
     std::string unknown;                            // why they could not be decided
+    bool needsEngine = false;                       // only an engine on a slice can decide them (not run)
   };
 
-  ClaimStates finalValues(const std::vector<ElementRef>& elements) {
+  // With `engine` false, stops where an engine would be run on a slice (needsEngine).
+  ClaimStates finalValues(const std::vector<ElementRef>& elements, bool engine = true) {
     ClaimStates out;
     // What the residual code leaves out can change final memory: a thread cut short (a budget ran out, a branch on
     // a value ptxmm does not compute), or a write through an address ptxmm does not compute that may reach one
@@ -412,6 +417,10 @@ class Checker {
       std::vector<std::int64_t> state;
       for (std::size_t i = 0; i < elements.size(); ++i) state.push_back(asElement(*forced[i], elemOf(i)));
       out.states.push_back(std::move(state));
+      return out;
+    }
+    if (!engine) {
+      out.needsEngine = true;
       return out;
     }
     std::string why;
@@ -481,10 +490,11 @@ class Checker {
     return std::nullopt;
   }
 
-  // A counterexample to `claim` from one sequentially consistent schedule of the whole launch (ScheduleExplorer.hpp),
-  // for a claim the static values and the slices leave undecided: the elements' values and how the threads were
-  // scheduled. The argument that such a schedule is an execution is the bundled model's (ptx-core.cat), so another
-  // --model gets none.
+  // A counterexample to `claim` from one schedule of the whole launch, for a claim the static values and the slices
+  // leave undecided: a sequentially consistent one (ScheduleExplorer.hpp), else one with a stale read that the model
+  // accepts on replay (WeakWitness.hpp). The elements' values and how the execution was found. The argument that
+  // a sequentially consistent schedule is an execution is the bundled model's (ptx-core.cat), so another --model
+  // gets none.
   std::optional<std::pair<std::string, std::string>> scheduledCounterexample(const Claim& claim,
                                                                              const std::vector<ElementRef>& elements) {
     if (!options_.mayOrderShortcut || remaining() < 0) return std::nullopt;
@@ -498,15 +508,21 @@ class Checker {
       const int paddr = graph_->graph().locationNames.at(static_cast<std::size_t>(loc)).second;
       return asElement(memory[static_cast<std::size_t>(paddr)], kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem);
     };
-    const auto x = explorer_->find(
-        [&](const std::vector<std::int64_t>& memory) {
-          return !evaluateClaim(claim, [&](const ElementRef& e) { return value(memory, e); });
-        },
-        deadline_);
+    const auto breaks = [&](const std::vector<std::int64_t>& memory) {
+      return !evaluateClaim(claim, [&](const ElementRef& e) { return value(memory, e); });
+    };
+    std::string how = "a sequentially consistent schedule (";
+    auto x = explorer_->find(breaks, deadline_);
+    if (!x) {
+      // The model's replays are slow on many pairwise strong accesses (SC-per-location's cliques): a bounded share.
+      const double budget = remaining() > 0 ? remaining() / 4 : kWeakSeconds;
+      x = findWeak(model_, *graph_, *explorer_, breaks, deadline_.earliest(model::Deadline::after(budget)));
+      how = "a schedule the model accepts on replay (";
+    }
     if (!x) return std::nullopt;
     std::string values;
     for (const auto& e : elements) values += (values.empty() ? "" : " ") + e.text + "=" + std::to_string(value(x->memory, e));
-    return std::pair{values, x->schedule};
+    return std::pair{values, how + x->schedule + ")"};
   }
 
   void decideClaims() {
@@ -514,17 +530,19 @@ class Checker {
       AssertionVerdict verdict;
       verdict.text = text;
       const auto elements = elementsOf(*claim);
-      const ClaimStates f = finalValues(elements);
-      if (!f.unknown.empty()) {
-        if (const auto x = scheduledCounterexample(*claim, elements)) {
-          verdict.holds = false;
-          verdict.counterexample = x->first;
-          result_.notes.push_back("--assert '" + text + "' fails in a sequentially consistent schedule of the whole launch (" +
-                                  x->second + "), an execution the model permits");
-        } else {
-          verdict.reason = f.unknown;
-          result_.unknowns.push_back("--assert '" + text + "': " + f.unknown);
-        }
+      // A schedule's counterexample is tried before an engine runs on a slice: it is bounded, and a slice of a lock's
+      // users can take the engine the whole --timeout.
+      ClaimStates f = finalValues(elements, false);
+      std::optional<std::pair<std::string, std::string>> x;
+      if (f.needsEngine || !f.unknown.empty()) x = scheduledCounterexample(*claim, elements);
+      if (!x && f.needsEngine) f = finalValues(elements);
+      if (x) {
+        verdict.holds = false;
+        verdict.counterexample = x->first;
+        result_.notes.push_back("--assert '" + text + "' fails in an execution of the whole launch: " + x->second);
+      } else if (!f.unknown.empty()) {
+        verdict.reason = f.unknown;
+        result_.unknowns.push_back("--assert '" + text + "': " + f.unknown);
       } else {
         verdict.holds = true;
         for (const auto& state : f.states) {

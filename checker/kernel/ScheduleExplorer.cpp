@@ -8,18 +8,21 @@
 #include <tuple>
 
 #include "checker/BarrierRules.hpp"
+#include "checker/SpinLoops.hpp"
 
 namespace ptxmm::checker::kernel {
 namespace {
 
 using model::Tag;
 
-// Tags of events outside the argument: asynchronous and non-generic proxies, mbarriers, cluster barriers, proxy
+// Tags of events outside the argument: asynchronous operations and non-generic proxies, cluster barriers, proxy
 // fences, tensor memory, completion waits (their orders are not the schedule's order, or their semantics is not
-// "read the latest write").
-constexpr Tag kUnsupportedTags[] = {Tag::PF,  Tag::SUR,    Tag::TEX,  Tag::CON,   Tag::ALIAS, Tag::ASYNC, Tag::TMAP,
-                                    Tag::TMEM, Tag::AS,    Tag::MB,   Tag::MBINIT, Tag::MBOK, Tag::CB,    Tag::PFUNI,
-                                    Tag::PFRANGE, Tag::AWAIT, Tag::GD, Tag::TCF,  Tag::WGF};
+// "read the latest write"). Synchronous mbarrier operations are in: each is an RMW (or a read) of the object's
+// state as one integer whose terms the unroller gives, its wait's success marker is an event of the wait's
+// instruction, and the model's mbarrier hooks (mb-incl, mb-links) only add scope inclusion and rf/rmw chains.
+constexpr Tag kUnsupportedTags[] = {Tag::PF,    Tag::SUR,     Tag::TEX,   Tag::CON, Tag::ALIAS, Tag::ASYNC, Tag::TMAP,
+                                    Tag::TMEM,  Tag::AS,      Tag::CB,    Tag::PFUNI, Tag::PFRANGE, Tag::AWAIT, Tag::GD,
+                                    Tag::TCF,   Tag::WGF};
 
 // Node executions per thread a schedule may take before it is dropped (a spin that other threads keep feeding).
 constexpr std::size_t kStepsPerThread = 20000;
@@ -27,11 +30,16 @@ constexpr std::size_t kStepsPerThread = 20000;
 // Threads delayed one at a time by the directed schedules (clamped to the launch).
 constexpr int kDelayed[] = {1, 31, 32, 63};
 
-// One schedule being run: thread states, memory, barrier generations.
+// One schedule being run: thread states, memory, barrier generations, and its trace.
 class Execution {
+  using Occurrence = ScheduleTrace::Occurrence;
+
  public:
   Execution(const KernelGraph& k, const std::map<int, std::vector<int>>& domains)
       : g_(k.graph()), domains_(domains), memory_(g_.initValues), threads_(g_.threads.size()) {
+    trace_.events.resize(threads_.size());
+    trace_.quietSpins.resize(threads_.size());
+    trace_.writes.resize(memory_.size());
     for (std::size_t t = 0; t < threads_.size(); ++t) {
       threads_[t].regs = g_.threads[t].regInit;
       if (g_.threads[t].nodes.empty()) threads_[t].exited = true;
@@ -66,7 +74,10 @@ class Execution {
     }
   }
 
-  std::vector<std::int64_t> memory() && { return std::move(memory_); }
+  ScheduledExecution result(std::string schedule) && {
+    return {std::move(memory_), std::move(schedule), std::move(trace_), plainReads_};
+  }
+  void staleRead(int k) { staleRead_ = k; }
 
  private:
   struct ThreadState {
@@ -83,6 +94,7 @@ class Execution {
     int spinInstr = -1;
     std::vector<std::int64_t> spinRegs;
     bool asleep = false;
+    std::map<int, std::size_t> iterationStart;  // per loop: the position in its trace where the iteration began
   };
   using Key = std::tuple<int, std::int64_t, std::int64_t, bool>;  // domain, id, count (-1: all), aligned
   struct Barrier {
@@ -90,6 +102,7 @@ class Execution {
     std::map<int, std::int64_t> arrivals;      // All: per thread, how many times it arrived
     std::vector<std::set<int>> generations;    // Counted: the arrivals of each generation, the last one open
     std::set<std::int64_t> complete;           // generations found complete
+    std::map<std::int64_t, std::size_t> traced;  // generation -> its index in the trace
   };
 
   bool ready(int t) {
@@ -169,6 +182,8 @@ class Execution {
     ThreadState& s = threads_[static_cast<std::size_t>(t)];
     const model::ThreadGraph& tg = g_.threads[static_cast<std::size_t>(t)];
     const model::Node& node = tg.nodes[static_cast<std::size_t>(s.node)];
+    auto& executed = trace_.events[static_cast<std::size_t>(t)];
+    if (s.pos == 0 && node.startsIterationOf >= 0) s.iterationStart[node.startsIterationOf] = executed.size();
     for (; s.pos < node.events.size(); ++s.pos) {
       const int e = node.events[s.pos];
       const model::Event& ev = g_.events[static_cast<std::size_t>(e)];
@@ -177,16 +192,24 @@ class Execution {
         if (!happens) return false;
         if (*happens == 0) continue;
       }
-      if (ev.is(Tag::R)) s.reads[e] = memory_[static_cast<std::size_t>(ev.paddr)];
+      const Occurrence here{t, static_cast<int>(executed.size())};
+      executed.push_back(e);
+      if (ev.is(Tag::R) && !read(s, node, here, ev)) return false;
       if (ev.is(Tag::W)) {
         const auto v = evaluate(ev.value, s);
         if (!v) return false;
         memory_[static_cast<std::size_t>(ev.paddr)] = *v;
+        trace_.writes[static_cast<std::size_t>(ev.paddr)].push_back(here);
+        trace_.values[here] = *v;
         ++writes_;
       }
-      if (ev.is(Tag::BA) && !arrive(t, ev)) return false;
+      if (ev.is(Tag::F) && ev.is(Tag::SC)) trace_.scFences.push_back(here);
+      if (ev.is(Tag::BA) && !arrive(t, ev, here)) return false;
       if (ev.is(Tag::BW)) {
         if (!s.arrived) return false;
+        const auto [b, generation] = *s.arrived;
+        for (auto& a : trace_.generations[barriers_[b].traced.at(generation)])
+          if (a.arrive.first == t && !a.wait) a.wait = here;
         s.waiting = s.arrived;
         s.checkedAt = SIZE_MAX;
         ++s.pos;
@@ -216,9 +239,39 @@ class Execution {
     }
     const int target = edge.target >= 0 ? edge.target : sameIteration(tg, node, edge.backEdgeOf);
     if (target < 0) return false;
-    if (edge.backEdgeOf >= 0) spinCheck(s, tg.nodes[static_cast<std::size_t>(target)].instr);
+    if (edge.backEdgeOf >= 0) {
+      spinCheck(s, tg.nodes[static_cast<std::size_t>(target)].instr);
+      quietIteration(t, s, edge.backEdgeOf);
+    }
     s.node = target;
     return true;
+  }
+
+  // The read of event `ev`: the latest write of its location, or for the chosen stale read the one before it.
+  bool read(ThreadState& s, const model::Node& node, const Occurrence& here, const model::Event& ev) {
+    const auto& writes = trace_.writes[static_cast<std::size_t>(ev.paddr)];
+    const bool rmw = s.pos + 1 < node.events.size() &&
+                     g_.events[static_cast<std::size_t>(node.events[s.pos + 1])].is(Tag::W) &&
+                     g_.events[static_cast<std::size_t>(node.events[s.pos + 1])].paddr == ev.paddr;
+    std::size_t back = 0;  // how many writes before the latest
+    if (!rmw && !ev.is(Tag::MB) && static_cast<int>(plainReads_++) == staleRead_) back = 1;
+    if (back > writes.size()) return false;  // no older write than the initial one
+    const Occurrence source = writes.size() == back ? Occurrence{-1, ev.paddr} : writes[writes.size() - 1 - back];
+    trace_.rf[here] = source;
+    s.reads[node.events[s.pos]] =
+        source.first < 0 ? g_.initValues[static_cast<std::size_t>(ev.paddr)] : trace_.values.at(source);
+    return true;
+  }
+
+  // A loop iteration going back to its head with no observable event (SpinLoops.hpp) is one the engines'
+  // paths leave out; the trace marks it so the witness can too.
+  void quietIteration(int t, ThreadState& s, int loop) {
+    const auto start = s.iterationStart.find(loop);
+    if (start == s.iterationStart.end()) return;
+    const auto& executed = trace_.events[static_cast<std::size_t>(t)];
+    for (std::size_t i = start->second; i < executed.size(); ++i)
+      if (observableEvent(g_, executed[i])) return;
+    trace_.quietSpins[static_cast<std::size_t>(t)].emplace_back(static_cast<int>(start->second), static_cast<int>(executed.size()));
   }
 
   // A back edge past the unrolling bound: the node that starts the loop's last unrolled iteration runs the same
@@ -251,7 +304,7 @@ class Execution {
     s.spinRegs = s.regs;
   }
 
-  bool arrive(int t, const model::Event& ev) {
+  bool arrive(int t, const model::Event& ev, const Occurrence& here) {
     const ThreadState& s = threads_[static_cast<std::size_t>(t)];
     const model::BarrierSpec& spec = *ev.barrier;
     const auto id = evaluate(spec.id, s);
@@ -261,7 +314,7 @@ class Execution {
     if (spec.count && !countedSize(g_, *count)) return false;  // never completes: the thread would hang
     const Key key{g_.barrierDomain(ev), *id, spec.count ? *countedSize(g_, *count) : -1, spec.aligned};
     auto [it, inserted] = barrierIndex_.emplace(key, barriers_.size());
-    if (inserted) barriers_.push_back({key, {}, {{}}, {}});
+    if (inserted) barriers_.push_back({key, {}, {{}}, {}, {}});
     Barrier& b = barriers_[it->second];
     std::int64_t generation;
     if (std::get<2>(key) >= 0) {
@@ -275,6 +328,9 @@ class Execution {
       generation = b.arrivals[t]++;
     }
     threads_[static_cast<std::size_t>(t)].arrived = std::pair{it->second, generation};
+    auto [traced, fresh] = b.traced.emplace(generation, trace_.generations.size());
+    if (fresh) trace_.generations.emplace_back();
+    trace_.generations[traced->second].push_back(ScheduleTrace::Arrival{here, std::nullopt});
     ++version_;
     return true;
   }
@@ -288,6 +344,9 @@ class Execution {
   std::size_t writes_ = 0;   // writes so far (wakes sleeping spinners)
   std::size_t version_ = 0;  // arrivals and exits so far (re-checks waits)
   bool dropped_ = false;
+  ScheduleTrace trace_;
+  std::size_t plainReads_ = 0;
+  int staleRead_ = -1;
 };
 
 }  // namespace
@@ -359,11 +418,12 @@ void ScheduleExplorer::makeStrategies() {
     strategies_.push_back({"random walk (seed " + std::to_string(seed) + ")", ascending, false, seed});
 }
 
-std::optional<ScheduledExecution> ScheduleExplorer::run(std::size_t schedule, const model::Deadline& deadline) const {
+std::optional<ScheduledExecution> ScheduleExplorer::run(std::size_t schedule, const model::Deadline& deadline, int staleRead) const {
   if (!unsupported_.empty() || schedule >= strategies_.size()) return std::nullopt;
   Execution x(k_, domainThreads_);
+  x.staleRead(staleRead);
   if (!x.run(strategies_[schedule], deadline)) return std::nullopt;
-  return ScheduledExecution{std::move(x).memory(), strategies_[schedule].name};
+  return std::move(x).result(strategies_[schedule].name);
 }
 
 std::optional<ScheduledExecution> ScheduleExplorer::find(const std::function<bool(const std::vector<std::int64_t>&)>& wanted,

@@ -12,8 +12,8 @@
 // S: Coherence and Coherence-ms (co is S on writes), FenceSC (sc is S on ms fence pairs), Atomicity (no write
 // between an RMW's halves), NoThinAir (rf and the dependencies are in S), SC-per-location, Causality and
 // Barrier-progress hold. This covers only what the argument covers: synchronous generic-proxy accesses of uniform
-// size (one virtual address per location), fences, CTA and warp barriers with constant operands; a launch with
-// anything else (asynchronous copies, mbarriers, cluster barriers, proxy fences, mixed sizes, aliases) is
+// size (one virtual address per location), fences, CTA and warp barriers, synchronous mbarrier operations; a
+// launch with anything else (asynchronous copies and arrivals, cluster barriers, proxy fences, mixed sizes, aliases) is
 // declined, and a schedule that reaches a value ptxmm does not compute, a division by zero, a deadlock or the step
 // bound is dropped. No schedule proves a claim: a claim no schedule breaks stays undecided.
 #pragma once
@@ -30,10 +30,30 @@
 
 namespace ptxmm::checker::kernel {
 
+/// What a schedule did, enough to rebuild it as a witness (WeakWitness.hpp). An executed event is named by its
+/// thread and its position in the thread's `events`; thread -1 names the initial write of location `index`.
+struct ScheduleTrace {
+  using Occurrence = std::pair<int, int>;
+  std::vector<std::vector<int>> events;                      // per thread, executed event ids in program order
+  std::vector<std::vector<std::pair<int, int>>> quietSpins;  // per thread, [from, to) positions of loop iterations
+                                                             // that went back to their head with no observable event
+  std::map<Occurrence, Occurrence> rf;                       // read -> the write it read
+  std::map<Occurrence, std::int64_t> values;                 // write -> the value it wrote
+  std::vector<std::vector<Occurrence>> writes;               // per physical location, its writes in schedule order
+  std::vector<Occurrence> scFences;                          // fence.sc in schedule order
+  struct Arrival {
+    Occurrence arrive;
+    std::optional<Occurrence> wait;
+  };
+  std::vector<std::vector<Arrival>> generations;  // barrier generations, each with its arrivals
+};
+
 /// One complete execution of the launch found by a schedule.
 struct ScheduledExecution {
   std::vector<std::int64_t> memory;  // the final value of each physical location
   std::string schedule;              // how the threads were scheduled, for the report
+  ScheduleTrace trace;
+  std::size_t plainReads = 0;  // reads that are not RMW halves or mbarrier reads, in the schedule
 };
 
 class ScheduleExplorer {
@@ -47,8 +67,10 @@ class ScheduleExplorer {
   /// nothing when none is (or the launch is unsupported, or `deadline` passes).
   std::optional<ScheduledExecution> find(const std::function<bool(const std::vector<std::int64_t>&)>& wanted,
                                          const model::Deadline& deadline) const;
-  /// The final memory of one schedule (index below scheduleCount()), when it runs every thread to its end.
-  std::optional<ScheduledExecution> run(std::size_t schedule, const model::Deadline& deadline) const;
+  /// The final memory of one schedule (index below scheduleCount()), when it runs every thread to its end. With
+  /// `staleRead` k >= 0, the k-th plain read of the schedule returns the write before the latest one of its
+  /// location instead (not sequentially consistent: only a witness the model accepts may be reported).
+  std::optional<ScheduledExecution> run(std::size_t schedule, const model::Deadline& deadline, int staleRead = -1) const;
   /// How many directed schedules there are.
   std::size_t scheduleCount() const { return strategies_.size(); }
 
