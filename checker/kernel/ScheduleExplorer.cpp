@@ -25,7 +25,7 @@ constexpr Tag kUnsupportedTags[] = {Tag::PF,    Tag::SUR,     Tag::TEX,   Tag::C
                                     Tag::TCF,   Tag::WGF};
 
 // Node executions per thread a schedule may take before it is dropped (a spin that other threads keep feeding).
-constexpr std::size_t kStepsPerThread = 20000;
+constexpr std::size_t kStepsPerThread = 5000;
 
 // Threads delayed one at a time by the directed schedules (clamped to the launch).
 constexpr int kDelayed[] = {1, 31, 32, 63};
@@ -90,7 +90,7 @@ class Execution {
     std::optional<std::pair<std::size_t, std::int64_t>> arrived;  // its last arrival
     std::size_t checkedAt = SIZE_MAX;  // the barrier version at which its wait was found incomplete
     // A spin: the thread came back to a loop header with the same registers and memory as the last time.
-    std::size_t spinWrites = SIZE_MAX;
+    std::size_t spinChanges = SIZE_MAX;
     int spinInstr = -1;
     std::vector<std::int64_t> spinRegs;
     bool asleep = false;
@@ -109,7 +109,7 @@ class Execution {
     ThreadState& s = threads_[static_cast<std::size_t>(t)];
     if (s.exited) return false;
     if (s.asleep) {
-      if (writes_ == s.spinWrites) return false;
+      if (changes_ == s.spinChanges) return false;
       s.asleep = false;
     }
     if (!s.waiting) return true;
@@ -198,10 +198,11 @@ class Execution {
       if (ev.is(Tag::W)) {
         const auto v = evaluate(ev.value, s);
         if (!v) return false;
-        memory_[static_cast<std::size_t>(ev.paddr)] = *v;
+        std::int64_t& cell = memory_[static_cast<std::size_t>(ev.paddr)];
+        changes_ += cell != *v;
+        cell = *v;
         trace_.writes[static_cast<std::size_t>(ev.paddr)].push_back(here);
         trace_.values[here] = *v;
-        ++writes_;
       }
       if (ev.is(Tag::F) && ev.is(Tag::SC)) trace_.scFences.push_back(here);
       if (ev.is(Tag::BA) && !arrive(t, ev, here)) return false;
@@ -293,13 +294,13 @@ class Execution {
   }
 
   // A thread back at a loop header with the registers and memory of its last visit repeats itself: it sleeps
-  // until some thread writes.
+  // until some write changes memory (a test-and-set spin writes back what it read: that wakes no one).
   void spinCheck(ThreadState& s, int instr) {
-    if (s.spinWrites == writes_ && s.spinInstr == instr && s.spinRegs == s.regs) {
+    if (s.spinChanges == changes_ && s.spinInstr == instr && s.spinRegs == s.regs) {
       s.asleep = true;
       return;
     }
-    s.spinWrites = writes_;
+    s.spinChanges = changes_;
     s.spinInstr = instr;
     s.spinRegs = s.regs;
   }
@@ -341,7 +342,7 @@ class Execution {
   std::vector<ThreadState> threads_;
   std::map<Key, std::size_t> barrierIndex_;
   std::vector<Barrier> barriers_;
-  std::size_t writes_ = 0;   // writes so far (wakes sleeping spinners)
+  std::size_t changes_ = 0;  // writes that changed memory so far (they wake sleeping spinners)
   std::size_t version_ = 0;  // arrivals and exits so far (re-checks waits)
   bool dropped_ = false;
   ScheduleTrace trace_;

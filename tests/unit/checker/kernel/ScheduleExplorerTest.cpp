@@ -172,6 +172,22 @@ TEST_CASE("through the checker, a claim that holds beyond the slice bound is not
   CHECK(r.assertions[0].holds != false);
 }
 
+TEST_CASE("a test-and-set spin that writes back what it reads sleeps: every schedule completes", "[checker][kernel][schedules]") {
+  // lock_0 starts held by thread 1, which releases it after storing data_0; the others spin with atom.exch 1 (which
+  // writes 1 over 1 while the lock is held) and then copy data_0. A spinner that ran first and never slept would
+  // keep a schedule from reaching thread 1 until the step bound dropped it.
+  TestLaunch l{{1, 1, 1}, {8, 1, 1}, 1, {"lock_0 = 1", "data_0 = 0", "sum_0 = 0"}, [](const frontend::KernelThread& k) -> std::vector<std::string> {
+                 if (k.tid.x == 1) return {"st.weak data_0, 5", "fence.sc.gpu", "atom.relaxed.gpu.exch r9, lock_0, 0"};
+                 return {"SPIN:", "atom.relaxed.gpu.exch r1, lock_0, 1", "bne r1, 0, SPIN", "fence.sc.gpu", "ld.weak r2, data_0",
+                         "atom.relaxed.gpu.add r3, sum_0, r2", "atom.relaxed.gpu.exch r9, lock_0, 0"};
+               }};
+  std::size_t completed = 0;
+  CHECK(scheduledValues(l, "sum_0", &completed) == std::set<std::int64_t>{35});
+  const frontend::KernelProgram kp = testing::makeKernel(l);
+  const checker::kernel::KernelGraph g(kp, 2);
+  CHECK(completed == ScheduleExplorer(g).scheduleCount());
+}
+
 TEST_CASE("what sequentially consistent schedules do not cover is declined", "[checker][kernel][schedules]") {
   TestLaunch l{{1, 1, 1}, {2, 1, 1}, 1, {"out_0 = 0"}, [](const frontend::KernelThread&) -> std::vector<std::string> {
                  return {"st.weak out_0, 1", "fence.proxy.async"};
