@@ -2,7 +2,7 @@
 """Writes the Triton cases: each kernel of kernels.py compiled by Triton for sm_90a (no GPU needed), its PTX
 saved as triton-NAME.ptx behind the header tests/kernels/run-cases.py reads (the launch and the verdicts derived
 in kernels.py). Triton is not a project dependency: run this by hand after changing kernels.py, with Triton
-from PyPI (`python3 -m venv /tmp/t && /tmp/t/bin/pip install triton && /tmp/t/bin/python generate.py`); the
+from PyPI (`python3 -m venv VENV && VENV/bin/pip install triton && VENV/bin/python generate.py`); the
 generated files are committed, so the tests need only ptxmm. The `.file` entries are made relative (the PTX
 names kernels.py, next to it) and the DWARF .debug_info section (it holds the compile directory) is left out, so
 no machine's folders are written down.
