@@ -127,6 +127,7 @@ void BarrierPhases::analyse(const Key& key, Barrier& b) {
     const bool sameCount = std::all_of(counts.begin(), counts.end(), [&](const auto& c) { return c == count; });
     const auto participants = static_cast<std::int64_t>(b.arrivals.size());
     if (!sameCount || participants > count || (participants == count && fewest != most)) {
+      if (sameCount && participants > count && fewest == most) leftover(key, b, count);
       b.dynamic = true;
       dynamic_.push_back("barrier " + std::to_string(key.id) + " of block " + std::to_string(key.domain) + ": " +
                          std::to_string(participants) + " threads arrive with count " + std::to_string(count) +
@@ -201,6 +202,46 @@ void BarrierPhases::analyse(const Key& key, Barrier& b) {
     hangs_.push_back(std::move(h));
   }
   b.dynamic = true;
+}
+
+void BarrierPhases::leftover(const Key& key, const Barrier& b, std::int64_t count) {
+  const auto& g = k_.graph();
+  const auto participants = static_cast<std::int64_t>(b.arrivals.size());
+  const auto each = static_cast<std::int64_t>(b.arrivals.begin()->second.size());
+  if ((participants * each) % count == 0) return;
+  // Every arrival waits, and nothing before it can keep its thread from making it: no loop, no other wait.
+  for (const auto& [t, list] : b.arrivals)
+    for (const Arrival& a : list) {
+      if (!a.waits || k_.afterLoop(a.arriveEvent)) return;
+      const auto& nodes = g.threads[static_cast<std::size_t>(t)].nodes;
+      for (int n = 0; n < a.node; ++n)
+        for (int e : nodes[static_cast<std::size_t>(n)].events) {
+          const model::Event& ev = k_.event(e);
+          if (ev.assume) return;
+          if (ev.is(Tag::BW) && (keyOf(e) < key || key < keyOf(e))) return;  // another barrier
+        }
+    }
+  // Each generation takes `count` arrivals; the participants' arrivals cannot all be used up, so in every
+  // execution some generation never completes and the threads in it, which wait, are stuck. Which threads that is
+  // depends on the order of arrival (any warp can be last): the hang is reported at every line of the barrier.
+  std::map<int, std::vector<int>> at;  // PTX line -> threads arriving there
+  std::map<int, int> eventOf;
+  for (const auto& [t, list] : b.arrivals)
+    for (const Arrival& a : list) {
+      const KernelPosition p = k_.position(a.arriveEvent);
+      if (at[p.ptxLine].empty() || at[p.ptxLine].back() != t) at[p.ptxLine].push_back(t);
+      eventOf.emplace(p.ptxLine, a.arriveEvent);
+    }
+  for (const auto& [line, threads] : at) {
+    KernelHang h;
+    h.kind = "barrier never completes";
+    h.at = k_.position(eventOf[line]);
+    h.threads = "some of " + k_.threadRange(threads) + " wait for ever: barrier " + std::to_string(key.id) +
+                " completes a generation every " + std::to_string(count) + " arrivals, and its " +
+                std::to_string(participants) + " threads arrive " + std::to_string(participants * each) +
+                " times in all, so the last generation never fills";
+    hangs_.push_back(std::move(h));
+  }
 }
 
 bool BarrierPhases::ordered(int a, int b) const {

@@ -8,8 +8,9 @@
 // against the engines by tests/unit/checker/kernel/BarrierPhasesTest.cpp.
 //
 // Mismatches are findings: a counted barrier that fewer threads reach than its count (a hang, at the waiting
-// threads' barrier); an aligned barrier without a count (`bar.sync`, `__syncthreads()`) that not every thread of
-// the CTA executes (undefined behaviour); different counts in one generation. Structures the static rule cannot
+// threads' barrier), or more arrivals than a multiple of its count (the last generation never fills); an aligned
+// barrier without a count (`bar.sync`, `__syncthreads()`) that not every thread of the CTA executes (undefined
+// behaviour); different counts in one generation. Structures the static rule cannot
 // describe (arrivals in a data-dependent branch or a loop, more participants than the count) make the barrier
 // dynamic: the phases say nothing about it, and the reason is kept so the verdict can say UNKNOWN.
 #pragma once
@@ -65,6 +66,10 @@ class BarrierPhases {
   void collect();
   void analyse(const Key& key, Barrier& b);
   void stuckAfter(int thread, int node);
+  /// A counted barrier with more participants than its count, each arriving the same number of times: when the
+  /// arrivals are not a multiple of the count and nothing but this barrier can stop a participant, the last
+  /// generation never completes — a hang (its threads depend on the order of arrival, so nothing is cut off).
+  void leftover(const Key& key, const Barrier& b, std::int64_t count);
   int warpOf(int thread) const;
 
   const KernelGraph& k_;
