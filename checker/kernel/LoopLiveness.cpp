@@ -318,12 +318,30 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, std
     for (const model::Edge* e : {&node.next, &node.taken}) {
       if (e == &node.taken && (!node.branch || (cond && !*cond))) continue;
       if (e == &node.next && node.branch && cond && *cond) continue;
-      // The unroll bound of a loop before this one: a path that iterates it more often is not followed, and the
-      // registers it would bring here (a count of its iterations) are not among the entry states.
+      // The unroll bound of a loop before this one: a path that iterates it more often leaves it by the exits of
+      // its last unrolled iteration (the later iterations run the same code), with every register the loop assigns
+      // unknown (a count of its iterations) and the others as they are here (nothing in the loop changes them).
       if (e->target == model::Edge::kBound) {
-        why = "a loop before it can run more iterations than are unrolled, and the register values it leaves are "
-              "not followed past them";
-        return out;
+        if (e->backEdgeOf < 0) {
+          why = "a loop before it can run more iterations than are unrolled, and the register values it leaves are "
+                "not followed past them";
+          return out;
+        }
+        const PastBound past = pastBound(t, e->backEdgeOf, node.iteration[static_cast<std::size_t>(e->backEdgeOf)]);
+        Regs havoc = next;
+        for (int r : past.changed) {
+          havoc[static_cast<std::size_t>(r)] = Val{};
+          havoc[static_cast<std::size_t>(r)].def = ++version;
+        }
+        for (int target : past.exits) {
+          if (target > header) continue;
+          if (++paths > kMaxEntryPaths) {
+            why = "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it";
+            return out;
+          }
+          work.emplace_back(target, havoc);
+        }
+        continue;
       }
       if (e->target < 0 || e->target > header) continue;  // the end, or past the loop's first header
       if (++paths > kMaxEntryPaths) {
@@ -336,6 +354,20 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, std
     }
   }
   return out;
+}
+
+LoopLiveness::PastBound LoopLiveness::pastBound(int t, int loop, int iteration) const {
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  const auto l = static_cast<std::size_t>(loop);
+  std::set<int> changed, exits;
+  for (const model::Node& node : tg.nodes) {
+    if (node.iteration[l] < 0) continue;
+    for (const auto& assign : node.assigns) changed.insert(assign.first);
+    if (node.iteration[l] != iteration) continue;
+    for (const model::Edge* e : {&node.next, &node.taken})
+      if (e->target >= 0 && tg.nodes[static_cast<std::size_t>(e->target)].iteration[l] < 0) exits.insert(e->target);
+  }
+  return {{changed.begin(), changed.end()}, {exits.begin(), exits.end()}};
 }
 
 // One iteration of loop l from its first header node, as a dataflow over the iteration's nodes (they are in a

@@ -43,6 +43,8 @@
 // the inner header, which holds at each of its entries. A branch on `register ==/!= constant` refines the
 // register on each way it goes (`while (old != 0)` carries back a value known to differ from 0), so a wait that
 // polls until the word differs from the value it carries is seen to end once the word holds its final value.
+// A loop before L that can run past its unrolled iterations reaches L's entry with the registers it assigns
+// unknown and the others kept (entryStates), so a later loop that does not depend on what it counts is decided.
 // Anything else (the slice needs L's writes that change memory, registers that are not forced, an iteration that
 // writes while it spins, an engine limit) is UNKNOWN, never "ends". Issue 13's liveness machinery will replace this
 // argument where it is more precise (cycles of waits, other progress models).
@@ -139,6 +141,13 @@ class LoopLiveness {
 
   Outcome checkLoop(int thread, int loop);
   std::vector<Regs> entryStates(int thread, int header, std::string& why, const Reads& read) const;
+  struct PastBound {
+    std::vector<int> changed;  // registers some iteration of the loop assigns
+    std::vector<int> exits;    // nodes outside the loop that iteration `iteration` branches to
+  };
+  /// What a path that runs loop `loop` beyond its unrolled iterations (the last unrolled one is `iteration`)
+  /// leaves it with: which registers may differ, and where it goes.
+  PastBound pastBound(int thread, int loop, int iteration) const;
   /// The register states at the first header of loop `loop` nested in another loop: what they are there in any
   /// iteration of the enclosing loops (empty with `why` set when that is not known).
   std::vector<Regs> nestedEntries(int thread, int loop, const Reads& read, std::string& why) const;

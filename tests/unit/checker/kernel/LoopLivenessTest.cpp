@@ -7,7 +7,9 @@
 // .cta poll of another CTA's flag: ptx-core.cat `eventually-visible`) hangs when nothing orders the write before
 // it, and is UNKNOWN when its thread synchronises before the loop or enters it only after reading another value.
 // A loop after another is not judged from the earlier loop's unrolled iterations alone (they do not hold every
-// register state it can leave, e.g. a count of its polls): UNKNOWN.
+// register state it can leave, e.g. a count of its polls): past them, the registers the earlier loop assigns are
+// unknown and the others kept — a later loop that depends on the count is not judged to end, one that does not is
+// decided (it ends, or it hangs on a register the earlier loop never touches).
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -326,4 +328,25 @@ TEST_CASE("a loop after another loop is not judged from the first loop's unrolle
   INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
   CHECK(r.status != KernelStatus::Ok);
   CHECK(spinHangs(r) + loopsNotDecided(r) >= 1);
+}
+
+// Block 1 sets r3 to `kept`, counts its polls of flag_0 in r1 (loop A), then polls flag_0 again (loop B) while it
+// reads 0 or while r3 is 5. Past A's unrolled iterations r1 and r0 are unknown but r3 is still `kept`.
+TestLaunch loopAfterCountingLoop(int kept) {
+  return oneThreadPerBlock(2, {"flag_0 = 0"}, [kept](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0) return {"st.relaxed.gpu flag_0, 1"};
+    return {"mov r3, " + std::to_string(kept), "mov r1, 0", "LA:", "ld.relaxed.gpu r0, flag_0", "add r1, r1, 1", "beq r0, 0, LA",
+            "LB:", "ld.relaxed.gpu r2, flag_0", "beq r2, 0, LB", "beq r3, 5, LB"};
+  });
+}
+
+TEST_CASE("a loop after a loop that counts its polls is decided when it does not depend on the count", "[checker][kernel][liveness]") {
+  const KernelResult ends = testing::checkLaunch(loopAfterCountingLoop(0));
+  INFO((ends.unknowns.empty() ? std::string("no unknowns") : ends.unknowns.front()));
+  CHECK(ends.status == KernelStatus::Ok);
+  CHECK(ends.hangs.empty());
+  // r3 == 5 was set before loop A, which never assigns it: B spins for ever, whatever A counted.
+  const KernelResult hangs = testing::checkLaunch(loopAfterCountingLoop(5));
+  INFO((hangs.unknowns.empty() ? std::string("no unknowns") : hangs.unknowns.front()));
+  CHECK(spinHangs(hangs) >= 1);
 }
