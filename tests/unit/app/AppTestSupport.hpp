@@ -6,13 +6,21 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace ptxmm::testing {
+
+/// `name` in this process's own temporary folder: test binaries running at once (ctest -j, the ASan and
+/// release builds, other checkouts on the machine) never share, or delete, each other's files.
+inline std::filesystem::path tempPath(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ptxmm-app-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
 
 /// Writes `text` to `name` in the app tests' temporary folder; returns its path.
 inline std::string writeTemp(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "ptxmm-app-test";
-  std::filesystem::create_directories(dir);
-  const auto path = (dir / name).string();
+  const auto path = tempPath(name).string();
   std::ofstream(path) << text;
   return path;
 }

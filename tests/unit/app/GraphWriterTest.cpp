@@ -21,7 +21,7 @@ const std::string kMP =
 }  // namespace
 
 TEST_CASE("--graph writes a DOT file per shown execution", "[app][graph]") {
-  const auto dir = std::filesystem::temp_directory_path() / "ptxmm-graphs";
+  const auto dir = tempPath("graphs");
   std::filesystem::remove_all(dir);
   checker::RunOptions o;
   o.explain = true;
@@ -36,7 +36,7 @@ TEST_CASE("--graph writes a DOT file per shown execution", "[app][graph]") {
 }
 
 TEST_CASE("a --graph folder with quotes, $() and spaces is a folder name, never shell text", "[app][graph]") {
-  const auto base = std::filesystem::temp_directory_path() / "ptxmm-hostile-graph";
+  const auto base = tempPath("hostile-graph");
   std::filesystem::remove_all(base);
   std::filesystem::create_directories(base);
   const auto marker = base / "pwned";
@@ -58,7 +58,7 @@ TEST_CASE("a --graph folder with quotes, $() and spaces is a folder name, never 
 
 TEST_CASE("a race witness marks the two racing accesses; an allowed outcome's --explain execution is drawn",
           "[app][graph]") {
-  const auto dir = std::filesystem::temp_directory_path() / "ptxmm-graphs-race";
+  const auto dir = tempPath("graphs-race");
   std::filesystem::remove_all(dir);
   checker::RunOptions o;
   o.engineOptions.races = true;

@@ -5,10 +5,11 @@
 #include <fstream>
 
 #include "app/hardware/HardwareOptions.hpp"
+#include "unit/app/AppTestSupport.hpp"
 #include "model/Diagnostic.hpp"
 
 TEST_CASE("malformed parameter files are refused", "[app][params]") {
-  const std::string path = (std::filesystem::temp_directory_path() / "ptxmm-params-test.json").string();
+  const std::string path = ptxmm::testing::tempPath("params-test.json").string();
   std::ofstream(path) << R"({"parameters": {"warps_per_block": []}})";
   REQUIRE_THROWS_AS(ptxmm::app::readParamSpace(path), ptxmm::model::UserError);
   std::ofstream(path) << "not json";

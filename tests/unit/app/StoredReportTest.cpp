@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "app/hardware/StoredReport.hpp"
+#include "unit/app/AppTestSupport.hpp"
 
 using namespace ptxmm;
 
@@ -22,7 +23,7 @@ TEST_CASE("--compare skips tests of a corpus outside the repository when it is a
   o.modelFile = std::string(PTXMM_SOURCE_DIR) + "/model/cat/ptx.cat";
   const std::string histogram = R"("histogram": [{"values": {"P1:r0": 0}, "count": 1, "allowed": true}])";
   const auto write = [](const std::string& name, const std::string& text) {
-    const std::string path = (std::filesystem::temp_directory_path() / name).string();
+    const std::string path = testing::tempPath(name).string();
     std::ofstream(path) << text;
     return path;
   };
