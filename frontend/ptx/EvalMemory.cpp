@@ -132,11 +132,13 @@ void ThreadEvaluator::recordWrite(const Access& a, std::int64_t size) {
 }
 
 // A store through an unknown address may write anywhere it can reach: its buffer when the address is known to
-// point into one, else every buffer of the space it names.
+// point into one, else every buffer of the space it names. A .local address reaches the thread's own frame only,
+// never a launch buffer (PTX state spaces: .local is private to the thread).
 std::vector<int> ThreadEvaluator::reach(const Access& a) const {
   const AddrSpace space = instruction().space;
   const auto& buffers = ctx_.memory.buffers();
   std::vector<int> out;
+  if (space == AddrSpace::Local) return out;
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     const bool shared = buffers[b].space == Buffer::Space::Shared;
     const bool reached = a.provenance >= 0 ? static_cast<int>(b) == a.provenance || (shared && buffers[static_cast<std::size_t>(a.provenance)].space == Buffer::Space::Shared)
@@ -276,6 +278,8 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
         if (a.kind == Access::Kind::Symbolic) symbolicAccess(a, !load);
         else outOfBounds(a.reason);
         if (!load) recordWrite(a, size);
+        // It may have overwritten any private byte: what the thread stored there before is no longer known.
+        if (!load && a.kind == Access::Kind::Symbolic && d.space == AddrSpace::Local) state_.priv.clear();
         if (dst >= 0) setOpaque(dst, {}, -1);
         continue;
       case Access::Kind::Buffer: break;

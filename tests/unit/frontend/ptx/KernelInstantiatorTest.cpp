@@ -440,3 +440,40 @@ TEST_CASE("every fixture kernel instantiates", "[frontend][ptx]") {
     CHECK(k.incomplete.empty() == (l.kernel != "spinlock_kernel"));
   }
 }
+
+TEST_CASE("a .local store at a data-dependent address writes no launch buffer: the index data stays read-only",
+          "[frontend][ptx]") {
+  // A local histogram indexed by `in` (nvcc's `int hist[8]; hist[in[t] & 7] += 1;`): in the discovery pass the
+  // index load is symbolic, and the st.local must not mark `in` (or any buffer) as written.
+  const std::string body =
+      " .local .align 4 .b8 __local_depot0[32];\n .reg .b64 %SPL;\n mov.u64 %SPL, __local_depot0;\n"
+      " ld.param.u64 %rd1, [k_param_0];\n ld.param.u64 %rd2, [k_param_1];\n cvta.to.global.u64 %rd3, %rd1;\n"
+      " ld.global.u32 %rd4, [%rd3];\n shl.b64 %rd5, %rd4, 2;\n and.b64 %rd6, %rd5, 28;\n add.s64 %rd7, %SPL, %rd6;\n"
+      " st.local.u32 [%rd7], 7;\n ld.local.u32 %r1, [%SPL+4];\n cvta.to.global.u64 %rd8, %rd2;\n"
+      " st.global.u32 [%rd8], %r1;\n ret;";
+  const KernelProgram k = instantiate(kernel(body, ".param .u64 k_param_0, .param .u64 k_param_1"), "1", "1",
+                                      {"k_param_0=int32[1]=1", "k_param_1=int32[1]"});
+  CHECK(k.symbolic.empty());
+  const auto stores = ofKind(k.program.threads[0], Opcode::St);
+  REQUIRE(stores.size() == 1);  // the local store is exact (private), only out[0] is a memory store
+  CHECK(locationOf(*stores[0]) == "param_1[0]");
+  REQUIRE(stores[0]->operands[1].kind == Operand::Kind::Immediate);
+  CHECK(stores[0]->operands[1].value == 7);  // in[0] = 1: hist[1] = 7, read back through .local
+}
+
+TEST_CASE("a .local store at an unknown address forgets the thread's private memory", "[frontend][ptx]") {
+  // The index is read from memory another thread writes, so the store may hit any local byte: the later load of
+  // local byte 4 is unpredictable (opaque), not the 5 stored there before.
+  const std::string body =
+      " .local .align 4 .b8 __local_depot0[32];\n .reg .b64 %SPL;\n mov.u64 %SPL, __local_depot0;\n"
+      " ld.param.u64 %rd1, [k_param_0];\n cvta.to.global.u64 %rd3, %rd1;\n mov.u32 %r2, %tid.x;\n"
+      " st.local.u32 [%SPL+4], 5;\n st.global.u32 [%rd3+4], %r2;\n ld.global.u32 %rd4, [%rd3+4];\n"
+      " and.b64 %rd6, %rd4, 28;\n add.s64 %rd7, %SPL, %rd6;\n st.local.u32 [%rd7], 7;\n ld.local.u32 %r1, [%SPL+4];\n"
+      " st.global.u32 [%rd3], %r1;\n ret;";
+  const KernelProgram k = instantiate(kernel(body), "1", "2", {"k_param_0=int32[2]"});
+  REQUIRE(k.symbolic.size() == 2);  // the local store of each thread
+  const auto stores = ofKind(k.program.threads[0], Opcode::St);
+  REQUIRE(stores.size() == 2);
+  CHECK(locationOf(*stores[1]) == "param_0[0]");
+  CHECK(stores[1]->operands[1].kind != Operand::Kind::Immediate);
+}
