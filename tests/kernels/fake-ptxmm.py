@@ -2,9 +2,10 @@
 """A stand-in for `ptxmm kernel ... --json` that answers from canned JSON, for testing run-cases.py.
 
 $FAKE_PTXMM_SPEC names a JSON file {KEY: {"rc": N, "json": OBJECT | [OBJECTS], "stdout": "raw text"}} where KEY
-is the input's file name ("case.ptx"), else its stem ("case"); "sleep": S makes it wait S seconds first (a ptxmm
-that does not stop in time). With $FAKE_PTXMM_LOG set, every call appends its
-argument vector (one JSON list per line) to that file, so a test can check what the runner passed.
+is the input's file name ("case.ptx"), else its stem ("case"); "stderr": TEXT is written to stderr (an answer
+with neither "json" nor "stdout" prints nothing on stdout: a refused input); "sleep": S makes it wait S seconds
+first (a ptxmm that does not stop in time). With $FAKE_PTXMM_LOG set, every call appends its argument vector
+(one JSON list per line) to that file, so a test can check what the runner passed.
 """
 
 import json
@@ -29,9 +30,10 @@ def main():
         print(f"fake-ptxmm: no canned answer for {name}", file=sys.stderr)
         return 4
     time.sleep(answer.get("sleep", 0))
+    sys.stderr.write(answer.get("stderr", ""))
     if "stdout" in answer:
         sys.stdout.write(answer["stdout"])
-    else:
+    elif "json" in answer:
         objects = answer["json"] if isinstance(answer["json"], list) else [answer["json"]]
         for obj in objects:
             print(json.dumps(obj))

@@ -8,6 +8,9 @@ Every case starts with a header (see cases/kernels/README.md):
     // ptxmm-expect: assert fails
     // ptxmm-expect: exit 1
 
+A launch ptxmm must refuse (input outside the model) says `ptxmm-expect: error LINE TEXT` and `exit 2` instead:
+ptxmm must print no JSON and report `FILE:LINE:COL: error: ...` on the case's own LINE, the message containing TEXT.
+
 For each case the runner runs `PTXMM kernel FILE.cu <launch> --json`, compiles FILE.cu to PTX with nvcc
 (-arch=sm_90a -lineinfo -ptx, into a temporary directory), runs `PTXMM kernel FILE.ptx <launch> --json`, and
 compares both answers with the expectations (issue 18's JSON: races by unordered source-line pair and kind,
@@ -81,7 +84,7 @@ def parse_header(text):
     """The launch arguments and the expectations of a case, from its leading comment block."""
     launch = None
     exp = {"races": set(), "race_free": False, "asserts": [], "observe": {}, "hangs": set(), "exit": None,
-           "source": None}
+           "source": None, "error": None}
     for line in leading_comment_block(text):
         body = line[2:].strip() if line.startswith("//") else line
         m = re.match(r"ptxmm-(launch|expect|source):\s*(.*)$", body)
@@ -126,6 +129,10 @@ def parse_header(text):
                 raise HeaderError(f"observe values must be numbers: {rest}")
         elif verb == "hang" and len(words) == 2 and words[1].isdigit():
             exp["hangs"].add(int(words[1]))
+        elif verb == "error" and len(words) >= 3 and words[1].isdigit():
+            if exp["error"] is not None:
+                raise HeaderError("more than one error expectation")
+            exp["error"] = (int(words[1]), rest.split(None, 2)[2])
         elif verb == "exit" and len(words) == 2 and words[1].isdigit():
             if exp["exit"] is not None:
                 raise HeaderError("more than one exit expectation")
@@ -153,6 +160,17 @@ def check_header(launch, exp):
     """Expectations that contradict each other or the launch are authoring mistakes."""
     if exp["exit"] is None:
         raise HeaderError("no 'exit N' expectation")
+    if exp["error"] is not None:
+        # A refused launch has no verdicts: it is an error (exit 2) and nothing else.
+        if exp["exit"] != 2:
+            raise HeaderError(f"exit {exp['exit']} contradicts the error expectation (expected exit 2)")
+        if exp["races"] or exp["race_free"] or exp["hangs"] or exp["asserts"] or exp["observe"]:
+            raise HeaderError("an error expectation excludes every verdict (race, assert, observe, hang)")
+        if launch_options(launch, "--assert") or launch_options(launch, "--observe"):
+            raise HeaderError("an error expectation excludes --assert and --observe")
+        if not launch_options(launch, "--grid") or not launch_options(launch, "--block"):
+            raise HeaderError("ptxmm-launch needs --grid and --block")
+        return
     if exp["race_free"] == bool(exp["races"]):
         raise HeaderError("say either 'race-free' or list the races")
     if not launch_options(launch, "--grid") or not launch_options(launch, "--block"):
@@ -297,6 +315,28 @@ def compare(exp, rc, obj, case_file):
     return diffs
 
 
+ERROR_LINE = re.compile(r"(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): error: (?P<text>.*)")
+
+
+def compare_error(exp, rc, obj, stderr, case_file):
+    """The differences between an error expectation and one ptxmm answer (empty: it passes)."""
+    line, text = exp["error"]
+    case_file = exp["source"] or case_file  # where the reported position must be
+    diffs = []
+    if rc != 2:
+        diffs.append(f"exit {rc}, expected 2 (an error at line {line})")
+    if obj is not None:
+        diffs.append("a JSON answer, expected an error and no answer")
+    errors = [m for m in map(ERROR_LINE.search, (stderr or "").splitlines()) if m]
+    if not errors:
+        diffs.append(f"no 'FILE:LINE:COL: error:' message, expected one at line {line}")
+    elif not any(same_file(m["file"], case_file) and int(m["line"]) == line and text in m["text"] for m in errors):
+        m = errors[0]
+        diffs.append(f"error at {os.path.basename(m['file'])}:{m['line']}: {m['text'][:200]}; expected one at line "
+                     f"{line} containing '{text}'")
+    return diffs
+
+
 def fmt_values(values):
     return ",".join(str(v) for v in sorted(values, key=lambda v: (isinstance(v, float), v)))
 
@@ -332,24 +372,24 @@ def compile_ptx(nvcc, case_file, out_dir, timeout):
 
 
 def run_ptxmm(ptxmm, source, launch, timeout, own_timeout=None):
-    """(exit code, the kernel's JSON object or None, problem or None). `own_timeout`: ptxmm's --timeout."""
+    """(exit code, the kernel's JSON object or None, problem or None, stderr). `own_timeout`: ptxmm's --timeout."""
     cmd = [ptxmm, "kernel", source] + launch + (["--timeout", f"{own_timeout:g}"] if own_timeout else []) + ["--json"]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, None, f"timed out after {timeout} s"
+        return None, None, f"timed out after {timeout} s", ""
     except OSError as e:
-        return None, None, f"cannot run {ptxmm}: {e}"
+        return None, None, f"cannot run {ptxmm}: {e}", ""
     try:
         objects = parse_json_objects(r.stdout)
     except json.JSONDecodeError:
         objects = None
     if not objects:
         tail = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
-        return r.returncode, None, f"exit {r.returncode}, no JSON: {tail}"
+        return r.returncode, None, f"exit {r.returncode}, no JSON: {tail}", r.stderr
     if len(objects) != 1:
-        return r.returncode, None, f"{len(objects)} kernel objects, expected one"
-    return r.returncode, objects[0], None
+        return r.returncode, None, f"{len(objects)} kernel objects, expected one", r.stderr
+    return r.returncode, objects[0], None, r.stderr
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -483,8 +523,13 @@ def check_form(case_file, form, launch, exp, args, nvcc, tmp):
     timeout = args.timeout
     if listed and listed[0] == "killed" and args.ptxmm_timeout:
         timeout = min(timeout, args.ptxmm_timeout + 10)
-    rc, obj, problem = run_ptxmm(args.ptxmm, source, launch, timeout, args.ptxmm_timeout)
-    diffs = [problem] if rc is None else compare(exp, rc, obj, case_file) + ([problem] if problem else [])
+    rc, obj, problem, stderr = run_ptxmm(args.ptxmm, source, launch, timeout, args.ptxmm_timeout)
+    if rc is None:
+        diffs = [problem]
+    elif exp["error"] is not None:
+        diffs = compare_error(exp, rc, obj, stderr, case_file)
+    else:
+        diffs = compare(exp, rc, obj, case_file) + ([problem] if problem else [])
     if not diffs:
         if listed and listed[0] == "slow":
             return "known", "slow: passed, with the time it had", None

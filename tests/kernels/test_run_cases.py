@@ -107,6 +107,50 @@ class HeaderTest(unittest.TestCase):
         self.assertEqual(exp["exit"], 3)
 
 
+ERROR_HEADER = """// A refused launch.
+// ptxmm-launch: --grid 2 --block 32 --arg buf=int32[32]
+// ptxmm-expect: error 14 ld.global.nc (or ldu) reads memory that some thread of the launch writes
+// ptxmm-expect: exit 2
+"""
+ERROR_TEXT = ("/x/case.cu:14:8: error: ld.global.nc (or ldu) reads memory that some thread of the launch writes: "
+              "the non-coherent path is outside the PTX memory model\n")
+
+
+class ErrorExpectationTest(unittest.TestCase):
+    def test_reads_the_line_and_the_text(self):
+        _, exp = rc.parse_header(ERROR_HEADER)
+        self.assertEqual(exp["error"], (14, "ld.global.nc (or ldu) reads memory that some thread of the launch writes"))
+        self.assertEqual(exp["exit"], 2)
+
+    def test_an_error_excludes_verdicts_and_needs_exit_two(self):
+        bad = {
+            "exit 1": ERROR_HEADER.replace("exit 2", "exit 1"),
+            "with race-free": ERROR_HEADER + "// ptxmm-expect: race-free\n",
+            "with an assertion": ERROR_HEADER.replace("int32[32]", "int32[32] --assert 'buf[0]==0'")
+                                 + "// ptxmm-expect: assert holds\n",
+            "exit 2 without an error": HEADER.replace("exit 1", "exit 2"),
+        }
+        for what, text in bad.items():
+            with self.subTest(what), self.assertRaises(rc.HeaderError):
+                rc.parse_header(text)
+
+    def test_compare_error(self):
+        exp = rc.parse_header(ERROR_HEADER)[1]
+        self.assertEqual(rc.compare_error(exp, 2, None, "note: x\n" + ERROR_TEXT, "/cases/case.cu"), [])
+        cases = {
+            "exit 0, expected 2": (0, None, ERROR_TEXT),
+            "a JSON answer": (2, answer(), ERROR_TEXT),
+            "no 'FILE:LINE:COL: error:' message": (2, None, "crash\n"),
+            "error at case.cu:15": (2, None, ERROR_TEXT.replace(":14:", ":15:")),
+            "containing 'ld.global.nc": (2, None, ERROR_TEXT.replace("reads memory", "loads memory")),
+            "error at other.cu:14": (2, None, ERROR_TEXT.replace("case.cu", "other.cu")),
+        }
+        for needle, (code, obj, stderr) in cases.items():
+            with self.subTest(needle):
+                diffs = rc.compare_error(exp, code, obj, stderr, "/cases/case.cu")
+                self.assertTrue(any(needle in d for d in diffs), diffs)
+
+
 class CompareTest(unittest.TestCase):
     def setUp(self):
         self.exp = rc.parse_header(HEADER)[1]
@@ -267,6 +311,17 @@ class WholeRunTest(unittest.TestCase):
         r = self.run_runner({"tiny": {"rc": 4, "stdout": "not json"}}, "--forms", "cu")
         self.assertEqual(r.returncode, 1)
         self.assertIn("exit 4, expected 1", r.stdout)
+
+    def test_an_expected_error_passes_only_as_that_error(self):
+        with open(self.case, "w") as f:
+            f.write(ERROR_HEADER.replace("error 14", f"error {KERNEL_STORE}") + TINY_CASE.split("\n", 5)[5])
+        text = ERROR_TEXT.replace("/x/case.cu:14:", f"{self.case}:{KERNEL_STORE}:")
+        r = self.run_runner({"tiny": {"rc": 2, "stderr": text}})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("PASS tiny.cu", r.stdout)
+        r = self.run_runner({"tiny": {"rc": 2, "stderr": text}, "tiny.ptx": self.tiny_answer()})
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("FAIL tiny.cu: [ptx] exit 1, expected 2", r.stdout)
 
     def unknown_answer(self, **fields):
         obj = {"status": "unknown", "reason": "a bound", "races": [], "assertions": [{"text": "out[0]==42",
