@@ -1,6 +1,7 @@
 // Calls of the partial evaluator: a `.func` call is inlined by pushing a frame whose parameters are the caller's
 // `.param` argument variables (thread-private memory, so values pass exactly); `ret` pops it. A call of
-// vprintf (CUDA's printf) has no memory-model effect and is skipped: ptxmm does not model printed output.
+// vprintf (CUDA's printf) has no memory-model effect and is skipped: ptxmm does not model printed output. A call of
+// __assertfail (a device assert() whose condition failed) aborts the launch, as trap does.
 #include "frontend/ptx/ThreadEvaluator.hpp"
 
 namespace ptxmm::frontend::ptx {
@@ -22,6 +23,7 @@ void ThreadEvaluator::call(const DecodedInstruction& d) {
   const int callee = ctx_.function(name);
   if (callee < 0) {
     if (name == "vprintf") return void(++state_.pc);
+    if (name == "__assertfail") return abortsLaunch("a failing device assert() (__assertfail)");
     fail(d, "calls to the external function '" + name + "' are not supported");
   }
   if (state_.frames.size() >= kMaxCallDepth) {

@@ -222,6 +222,13 @@ void ThreadEvaluator::incomplete(const std::string& reason) {
   stopped_ = true;
 }
 
+// The verdicts describe launches that run to completion; an aborted one (cudaErrorLaunchFailure / Assert) has no
+// final memory to check, so reaching the abort is a reason for UNKNOWN, not a finding.
+void ThreadEvaluator::abortsLaunch(const std::string& what) {
+  incomplete("the thread may execute " + what + ", which aborts the launch");
+  endBlock(-1);
+}
+
 bool ThreadEvaluator::step() {
   if (stopped_) {  // a budget ran out: end every remaining path here
     endBlock(-1);
@@ -280,10 +287,7 @@ bool ThreadEvaluator::step() {
       if (d.op == PeOp::Ret && state_.frames.size() > 1) returnFromCall();
       else finishThread();
       return true;
-    case PeOp::Trap:
-      incomplete("the thread may execute trap, which aborts the launch");
-      endBlock(-1);
-      return true;
+    case PeOp::Trap: abortsLaunch("trap"); return true;
     case PeOp::Call: call(d); return true;
     case PeOp::Shfl:
     case PeOp::Vote:

@@ -112,6 +112,8 @@ class ThreadEvaluator {
   /// The located error about instruction `pc` (= `d`) of decoded function `function`.
   [[noreturn]] void failAt(int function, int pc, const DecodedInstruction& d, const std::string& message) const;
   void incomplete(const std::string& reason);
+  /// The thread executes `what` (trap, a failing device assert), which aborts the whole launch: UNKNOWN, naming it.
+  void abortsLaunch(const std::string& what);
   State generalize(const State& seen, State now);
 
   // ---- values ----

@@ -477,3 +477,23 @@ TEST_CASE("a .local store at an unknown address forgets the thread's private mem
   CHECK(locationOf(*stores[1]) == "param_0[0]");
   CHECK(stores[1]->operands[1].kind != Operand::Kind::Immediate);
 }
+
+TEST_CASE("a device assert() that may fail (a reachable __assertfail call) aborts the launch: incomplete",
+          "[frontend][ptx]") {
+  // nvcc's `assert(threadIdx.x < limit)`: thread 0 passes, thread 1 calls __assertfail; printf is skipped.
+  const std::string ptx =
+      ".version 8.5\n.target sm_90a\n.address_size 64\n"
+      ".extern .func __assertfail(.param .b64 a0, .param .b64 a1, .param .b32 a2, .param .b64 a3, .param .b64 a4);\n"
+      ".visible .entry k(.param .u32 k_param_0)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<2>;\n"
+      " ld.param.u32 %r2, [k_param_0];\n mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, %r2;\n @%p1 bra $L_ok;\n"
+      " mov.u64 %rd1, 0;\n {\n .param .b64 param0;\n st.param.b64 [param0+0], %rd1;\n .param .b64 param1;\n"
+      " st.param.b64 [param1+0], %rd1;\n .param .b32 param2;\n st.param.b32 [param2+0], 7;\n .param .b64 param3;\n"
+      " st.param.b64 [param3+0], %rd1;\n .param .b64 param4;\n st.param.b64 [param4+0], 1;\n"
+      " call.uni __assertfail, (param0, param1, param2, param3, param4);\n }\n$L_ok:\n ret;\n}\n";
+  const KernelProgram fails = instantiate(ptx, "1", "2", {"k_param_0=1"});
+  REQUIRE(fails.incomplete.size() == 1);
+  CHECK(fails.incomplete[0].thread == 1);
+  CHECK_THAT(fails.incomplete[0].reason, Contains("__assertfail") && Contains("aborts the launch"));
+  const KernelProgram holds = instantiate(ptx, "1", "2", {"k_param_0=2"});
+  CHECK(holds.incomplete.empty());
+}
