@@ -10,6 +10,11 @@
 
 namespace ptxmm::app {
 
+/// The --max-memory option's help text (every command that bounds its memory offers it).
+inline constexpr const char* kMaxMemoryHelp =
+    "bound on the process's memory (address space): N or NM MiB, NG GiB, 0 none; reaching it gives UNKNOWN "
+    "(default: three quarters of the machine's memory)";
+
 /// The default bound in bytes: three quarters of the machine's physical memory.
 std::uint64_t defaultMemoryLimit();
 

@@ -133,6 +133,13 @@ void collectReads(const ValuePtr& e, std::vector<int>& out) {
       [](const ValuePtr&, const char*) { return char{}; });
 }
 
+bool containsOpaque(const ValuePtr& e) {
+  const auto opaque = [](const ValuePtr& p) { return static_cast<char>(p->op == ValueOp::Opaque); };
+  return fold<char>(e, opaque, opaque, [](const ValuePtr& p, const char* a) {
+    return static_cast<char>(std::any_of(a, a + arity(p->op), [](char b) { return b != 0; }));
+  });
+}
+
 std::string print(const ValuePtr& e, const std::function<std::string(int)>& regName,
                   const std::function<std::string(int)>& readName) {
   return fold<std::string>(

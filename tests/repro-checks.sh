@@ -59,6 +59,7 @@ awk 'BEGIN { print "\"lets\""; for (i = 0; i < 100000; i++) print "let r" i " = 
 check H4-100k-lets       0 $((3 + SLACK)) 'Ok'      -- "$B" run --model "$T/lets.cat" "$R/mp.litmus"
 check M1-10000-locations 3 $((5 + SLACK)) 'Unknown' -- "$B" run --timeout 5 "$R/M1-memory-10000-locations.litmus"
 check M1-max-memory      3 60 'out of memory'      -- "$B" run --max-memory 1G "$R/M1-memory-10000-locations.litmus"
+check M1-kernel-memory   3 120 'memory bound ran out' -- "$B" kernel "$CASES/kernels/latch-block.cu" --grid 2 --block 128 --arg out=int32[256] --assert 'out[0]==7' --max-memory 100M
 for bad in nan inf -1 abc; do
   check "timeout-$bad"   2 60 'expected a number of seconds' -- "$B" run --timeout "$bad" "$R/mp.litmus"
 done

@@ -76,9 +76,7 @@ void addCommonOptions(CLI::App& cmd, CommonOptions& o) {
          "--show", [&o](const std::string& name) { o.show = kShows.at(name); },
          "which executions --graph draws: witness, all or forbidden")
       ->check(CLI::IsMember(kShows));
-  cmd.add_option("--max-memory", o.maxMemory,
-                 "bound on the process's memory (address space): N or NM MiB, NG GiB, 0 none; reaching it gives "
-                 "UNKNOWN (default: three quarters of the machine's memory)");
+  cmd.add_option("--max-memory", o.maxMemory, kMaxMemoryHelp);
   cmd.add_option("--max-events", o.run.maxEvents, "events in the unrolled test before the verdict is UNKNOWN (0: none)");
   cmd.add_flag("--cross-check", o.run.engineOptions.crossCheck,
                "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");

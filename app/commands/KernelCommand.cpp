@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/MemoryLimit.hpp"
 #include "app/OutputFiles.hpp"
 #include "app/ProcessRunner.hpp"
 #include "app/PtxFileTable.hpp"
@@ -42,6 +43,7 @@ struct KernelCommand {
   std::string model;
   std::string mbarrier = "lenient";
   std::string engine;
+  std::string maxMemory;
   bool json = false;
   checker::kernel::KernelOptions options;
 
@@ -94,6 +96,9 @@ struct KernelCommand {
     const frontend::LaunchConfig l = launch();
     double nvccSeconds = -1;
     const auto [text, ptxFile] = ptx(nvccSeconds);
+    // Bounded after nvcc ran (its own address-space needs are not ptxmm's): a kernel whose paths or pairs outgrow
+    // the bound ends UNKNOWN instead of taking the machine's memory (issue 16 M1, for kernels).
+    applyMemoryLimit(maxMemory.empty() ? defaultMemoryLimit() : parseMemoryLimit(maxMemory));
     frontend::InstantiateOptions instantiate;
     // Parameter names come from the kernel's source, found where the PTX's .file says or next to the input.
     instantiate.readSource = [this](const std::string& path) {
@@ -105,6 +110,11 @@ struct KernelCommand {
       program = frontend::instantiateKernel(text, ptxFile, file, l, instantiate);
     } catch (const frontend::OptionError& e) {
       throw UsageError(e.what());
+    } catch (const std::bad_alloc&) {
+      program.displayName = program.entry = l.kernel;
+      program.file = file;
+      print(undecided(program, l, memoryReason(), 0, nvccSeconds));
+      return ExitCode::Unknown;
     }
     const bool bundled = model.empty();
     const model::CatModel cat = model::parseCatFile(bundled ? std::string(PTXMM_MODEL_DIR) +
@@ -115,27 +125,48 @@ struct KernelCommand {
     // The check stops itself at --timeout; the watchdog answers for what does not (freeing a large Z3 formula).
     Watchdog watchdog;
     watchdog.arm(options.timeoutSeconds > 0 ? options.timeoutSeconds + kWatchdogGraceSeconds : 0, [&] {
-      checker::kernel::KernelResult r;
-      r.name = program.displayName;
-      r.file = program.file;
-      r.kernel = program.entry;
-      r.grid = l.grid;
-      r.block = l.block;
-      r.cluster = program.launch.cluster.value_or(frontend::Dim3{});
-      r.status = checker::kernel::KernelStatus::Unknown;
-      r.unknowns.push_back(checker::timeoutReason(options.timeoutSeconds) + " (the check overran it; ptxmm stops here)");
-      r.checkSeconds = options.timeoutSeconds;
-      r.nvccSeconds = nvccSeconds;
-      print(r);
+      print(undecided(program, l, checker::timeoutReason(options.timeoutSeconds) + " (the check overran it; ptxmm stops here)",
+                      options.timeoutSeconds, nvccSeconds));
       std::_Exit(static_cast<int>(ExitCode::Unknown));
     });
-    checker::kernel::KernelResult r = checker::kernel::checkKernel(cat, program, options);
-    checker::kernel::checkRaceFixes(cat, program, options, r);  // each race's fix, re-checked (RaceFixes.hpp)
+    checker::kernel::KernelResult r;
+    try {
+      r = checker::kernel::checkKernel(cat, program, options);
+      checker::kernel::checkRaceFixes(cat, program, options, r);  // each race's fix, re-checked (RaceFixes.hpp)
+    } catch (const std::bad_alloc&) {
+      watchdog.disarm();
+      print(undecided(program, l, memoryReason(), 0, nvccSeconds));
+      return ExitCode::Unknown;
+    }
     watchdog.disarm();
     r.nvccSeconds = nvccSeconds;
     print(r);
     if (r.hasFinding()) return ExitCode::ExpectationFailed;
     return r.status == checker::kernel::KernelStatus::Ok ? ExitCode::Ok : ExitCode::Unknown;
+  }
+
+  // A kernel left undecided as a whole (the time or the memory ran out), with why; every claim undecided with it.
+  checker::kernel::KernelResult undecided(const frontend::KernelProgram& program, const frontend::LaunchConfig& l,
+                                          const std::string& why, double seconds, double nvccSeconds) const {
+    checker::kernel::KernelResult r;
+    for (const auto& a : options.asserts) r.assertions.push_back({a, std::nullopt, "", why});
+    for (const auto& o : options.observes) r.observed.push_back({o, {}, false, why});
+    r.name = program.displayName;
+    r.file = program.file;
+    r.kernel = program.entry;
+    r.grid = l.grid;
+    r.block = l.block;
+    r.cluster = program.launch.cluster.value_or(frontend::Dim3{});
+    r.status = checker::kernel::KernelStatus::Unknown;
+    r.unknowns.push_back(why);
+    r.checkSeconds = seconds;
+    r.nvccSeconds = nvccSeconds;
+    return r;
+  }
+
+  std::string memoryReason() const {
+    return "the memory bound ran out (--max-memory " + (maxMemory.empty() ? std::string("default: three quarters of the machine's") : maxMemory) +
+           "); ptxmm stops here";
   }
 
   void print(const checker::kernel::KernelResult& r) const {
@@ -175,6 +206,7 @@ Command addKernelCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--cross-check", s.options.run.engineOptions.crossCheck,
                 "z3 engine: re-decide every solution with the explicit evaluator; a disagreement exits 4");
+  cmd->add_option("--max-memory", s.maxMemory, kMaxMemoryHelp);
   return {cmd, [state] { return state->run(); }};
 }
 

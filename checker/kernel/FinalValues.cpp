@@ -11,13 +11,6 @@ using model::Tag;
 // Beyond this many writers of one location the pairwise tests are not worth it: nothing is decided.
 constexpr std::size_t kMaxWriters = 1024;
 
-bool containsOpaque(const model::ValuePtr& e) {
-  const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
-  return model::value::fold<char>(e, opaque, opaque, [](const model::ValuePtr& p, const char* a) {
-    return static_cast<char>(std::any_of(a, a + model::value::arity(p->op), [](char b) { return b != 0; }));
-  });
-}
-
 // A value as the engines keep a location of `bytes` bytes: its low bits, sign-extended.
 std::int64_t canonical(std::int64_t v, int bytes) {
   if (bytes <= 0 || bytes >= 8) return v;
@@ -110,7 +103,7 @@ std::optional<std::int64_t> FinalValues::writeValue(int write) {
   if (w.is(Tag::I)) return k_.graph().initValues[static_cast<std::size_t>(w.paddr)];
   if (const auto v = values_.writeValue(write)) return v;
   const model::ValuePtr term = k_.writeTerm(write);
-  if (!term || containsOpaque(term)) return std::nullopt;
+  if (!term || model::value::containsOpaque(term)) return std::nullopt;
   return model::value::evaluate(term, [&](int r) { return readValue(r); });
 }
 
@@ -122,7 +115,7 @@ std::optional<std::int64_t> FinalValues::addOperand(int write) {
   if ((in.op != frontend::Opcode::Atom && in.op != frontend::Opcode::Red) || in.atomOp != frontend::AtomOp::Add)
     return increment_ ? increment_(write) : std::nullopt;
   const model::ValuePtr term = k_.writeTerm(write);
-  if (!term || containsOpaque(term) || write == 0) return std::nullopt;
+  if (!term || model::value::containsOpaque(term) || write == 0) return std::nullopt;
   const int own = write - 1;  // the RMW's read half, emitted just before its write
   const model::Event& r = k_.event(own);
   if (!r.is(Tag::R) || r.node != w.node || r.paddr != w.paddr) return std::nullopt;

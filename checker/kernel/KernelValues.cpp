@@ -13,14 +13,6 @@ constexpr std::size_t kMaxWriters = 32;
 
 bool isMemory(const model::Event& e) { return e.is(Tag::R) || e.is(Tag::W); }
 
-// An opaque value (float arithmetic, a clock) is 0 to the evaluator but unknown to ptxmm: it forces nothing.
-bool containsOpaque(const model::ValuePtr& e) {
-  const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
-  return model::value::fold<char>(e, opaque, opaque, [](const model::ValuePtr& p, const char* a) {
-    return static_cast<char>(std::any_of(a, a + model::value::arity(p->op), [](char b) { return b != 0; }));
-  });
-}
-
 }  // namespace
 
 KernelValues::KernelValues(const KernelGraph& kernel, const BarrierPhases& phases) : k_(kernel), phases_(phases) {
@@ -160,7 +152,7 @@ std::optional<std::int64_t> KernelValues::writeValue(int write) {
   if (std::find(inProgress_.begin(), inProgress_.end(), write) != inProgress_.end()) return std::nullopt;
   inProgress_.push_back(write);
   std::optional<std::int64_t> v;
-  if (const model::ValuePtr term = k_.writeTerm(write); term && !containsOpaque(term))
+  if (const model::ValuePtr term = k_.writeTerm(write); term && !model::value::containsOpaque(term))
     v = model::value::evaluate(term, [&](int r) { return readValue(r); });
   inProgress_.pop_back();
   writeValues_[write] = v;

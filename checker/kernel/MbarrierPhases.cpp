@@ -15,13 +15,6 @@ constexpr std::size_t kMaxArrivals = 1024;
 // Beyond this many count vectors (the product of each kind's count + 1) the chain's states are not computed.
 constexpr std::size_t kMaxStates = 1 << 16;
 
-bool containsOpaque(const model::ValuePtr& e) {
-  const auto opaque = [](const model::ValuePtr& p) { return static_cast<char>(p->op == model::ValueOp::Opaque); };
-  return model::value::fold<char>(e, opaque, opaque, [](const model::ValuePtr& p, const char* a) {
-    return static_cast<char>(std::any_of(a, a + model::value::arity(p->op), [](char b) { return b != 0; }));
-  });
-}
-
 // A term with its registers replaced by what the thread assigns them, when every assignment of each register is
 // the same term (the state token an arrival returns is assigned once, outside loops); nullptr otherwise.
 model::ValuePtr resolveRegisters(const model::ThreadGraph& t, const model::ValuePtr& term, int depth = 0) {
@@ -248,7 +241,7 @@ bool MbarrierPhases::chainStates(Object& o, int init) {
   std::map<std::string, std::size_t> kindOf;
   for (int w : o.ops) {
     const model::ValuePtr term = k_.writeTerm(w);
-    if (!term || containsOpaque(term)) return false;
+    if (!term || model::value::containsOpaque(term)) return false;
     const std::string text = model::value::print(term, [](int r) { return "r" + std::to_string(r); },
                                                  [w](int r) { return r == w - 1 ? std::string("self") : "e" + std::to_string(r); });
     const auto [it, fresh] = kindOf.emplace(text, kinds.size());

@@ -22,6 +22,8 @@ TEST_CASE("an opaque value over constants stays opaque: a folded 0 would pass fo
   REQUIRE(opaque->op == ValueOp::Opaque);
   const ValuePtr sum = value::apply(ValueOp::Add, {opaque, value::constant(1)});
   REQUIRE(sum->op == ValueOp::Add);  // nothing above it folds either
+  REQUIRE(value::containsOpaque(sum));
+  REQUIRE_FALSE(value::containsOpaque(value::apply(ValueOp::Add, {value::read(3), value::constant(1)})));
 }
 
 TEST_CASE("substitution replaces registers and evaluation follows reads", "[model][value]") {
