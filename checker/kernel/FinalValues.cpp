@@ -32,9 +32,10 @@ void FinalValues::addLockedIncrements(std::function<std::optional<std::int64_t>(
 std::optional<bool> FinalValues::executes(int e) {
   const model::Event& ev = k_.event(e);
   if (ev.thread < 0) return true;  // an initial write
-  if (k_.unconditional(e) && !k_.inLoop(e)) return true;
+  if (k_.unconditional(e) && !k_.inLoop(e) && !ev.existsIf) return true;
   if (const auto it = executes_.find(e); it != executes_.end()) return it->second;
-  // The thread's paths that forced values do not refute: e happens when all of them hold it, never when none does.
+  // The thread's paths that forced values do not refute: e happens when all of them hold it, never when none does
+  // (a compare-and-swap's write half is on the paths whose assumption says its compare succeeds).
   // A path into the unrolling bound stands for executions the paths do not list: nothing is decided then.
   bool some = false, all = true;
   std::optional<bool> out;

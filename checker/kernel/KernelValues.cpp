@@ -125,7 +125,7 @@ int KernelValues::mustReadFrom(int read) {
   if (!mixed_[static_cast<std::size_t>(r.paddr)] && writes.size() <= kMaxWriters) {
     for (int w : writes) {
       if (w == read || !before(w, read)) continue;
-      if (k_.event(w).thread >= 0 && (!k_.unconditional(w) || k_.inLoop(w))) continue;
+      if (k_.event(w).thread >= 0 && (!k_.unconditional(w) || k_.inLoop(w) || k_.event(w).existsIf)) continue;
       const bool forced = std::all_of(writes.begin(), writes.end(), [&](int o) {
         return o == w || before(o, w) || before(read, o);
       });
@@ -149,7 +149,9 @@ std::optional<std::int64_t> KernelValues::writeValue(int write) {
   if (const auto it = writeValues_.find(write); it != writeValues_.end()) return it->second;
   const model::Event& w = k_.event(write);
   if (w.is(Tag::I)) return k_.graph().initValues[static_cast<std::size_t>(w.paddr)];
-  if (std::find(inProgress_.begin(), inProgress_.end(), write) != inProgress_.end()) return std::nullopt;
+  // A compare-and-swap's write half happens only when the compare succeeds: its value is not forced (FinalValues
+  // decides from its thread's paths whether it happens).
+  if (w.existsIf || std::find(inProgress_.begin(), inProgress_.end(), write) != inProgress_.end()) return std::nullopt;
   inProgress_.push_back(write);
   std::optional<std::int64_t> v;
   if (const model::ValuePtr term = k_.writeTerm(write); term && !model::value::containsOpaque(term))

@@ -1,5 +1,6 @@
 // Static values (design step 6): a read whose writer is forced by the barrier phases and program order — its
-// "must-rf" write w, unconditional, ordered before the read, with every other write to its bytes ordered before
+// "must-rf" write w, unconditional (on every path, outside loops, not the write half of a compare-and-swap, which
+// happens only when the compare succeeds), ordered before the read, with every other write to its bytes ordered before
 // w or after the read — returns w's value in every execution (Coherence and Causality, spec §3.1 and §3.6: a
 // write causally between w and the read would be co-after w, one causally after the read cannot be read), and w's
 // value is its term evaluated over such reads. Concrete inputs make most values of barrier-synchronised kernels
@@ -25,7 +26,8 @@ class KernelValues {
   int mustReadFrom(int read);
   /// The value `read` returns in every execution, when forced.
   std::optional<std::int64_t> readValue(int read);
-  /// The value write `write` stores in every execution, when forced.
+  /// The value write `write` stores in every execution, when forced (never for a write that may not happen, the
+  /// write half of a compare-and-swap).
   std::optional<std::int64_t> writeValue(int write);
   /// The writes of each physical location (initial write first).
   const std::vector<int>& writesOf(int paddr) const { return writes_[static_cast<std::size_t>(paddr)]; }
