@@ -108,43 +108,102 @@ std::optional<std::int64_t> FinalValues::writeValue(int write) {
   return model::value::evaluate(term, [&](int r) { return readValue(r); });
 }
 
-// The operand an integer atom/red.add adds (its write's value with the value it read taken as 0), or nothing.
-std::optional<std::int64_t> FinalValues::addOperand(int write) {
+std::optional<RmwUpdate> FinalValues::update(int write) {
   const model::Event& w = k_.event(write);
   if (w.thread < 0) return std::nullopt;
+  RmwUpdate u;
+  u.write = write;
   const frontend::Instruction& in = k_.instruction(write);
-  if ((in.op != frontend::Opcode::Atom && in.op != frontend::Opcode::Red) || in.atomOp != frontend::AtomOp::Add)
-    return increment_ ? increment_(write) : std::nullopt;
+  const bool atomic = in.op == frontend::Opcode::Atom || in.op == frontend::Opcode::Red;
+  // A compare-and-swap's write may not happen (its count is not static): it is no update.
+  if (!atomic || w.existsIf) {
+    const auto inc = increment_ ? increment_(write) : std::nullopt;
+    if (!inc) return std::nullopt;
+    u.apply = [v = static_cast<std::uint64_t>(*inc)](std::int64_t old) {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(old) + v);
+    };
+    u.shape = "old + " + std::to_string(*inc);
+    return u;
+  }
   const model::ValuePtr term = k_.writeTerm(write);
-  if (!term || model::value::containsOpaque(term) || write == 0) return std::nullopt;
+  if (!term || write == 0) return std::nullopt;
   const int own = write - 1;  // the RMW's read half, emitted just before its write
   const model::Event& r = k_.event(own);
   if (!r.is(Tag::R) || r.node != w.node || r.paddr != w.paddr) return std::nullopt;
-  return model::value::evaluate(term, [&](int e) -> std::optional<std::int64_t> { return e == own ? 0 : readValue(e); });
+  u.op = in.atomOp;
+  u.bits = in.valueBits;
+  u.isUnsigned = in.valueUnsigned;
+  if (in.opaqueValue) return floatUpdate(u, term, own);
+  if (model::value::containsOpaque(term)) return std::nullopt;
+  // Its shape: the term over the value read, every other read replaced by its forced value.
+  bool known = true;
+  u.shape = model::value::print(term, [](int reg) { return "r" + std::to_string(reg); }, [&](int e) -> std::string {
+    if (e == own) return "old";
+    const auto v = readValue(e);
+    known = known && v.has_value();
+    return v ? std::to_string(*v) : "?";
+  });
+  if (!known) return std::nullopt;
+  u.apply = [this, term, own](std::int64_t old) {
+    return model::value::evaluate(term, [&](int e) { return e == own ? std::optional<std::int64_t>(old) : readValue(e); });
+  };
+  return u;
+}
+
+// The evaluator does not compute floats: a float atom.add writes opaque(old + a) (InstructionSemantics), so its
+// addend a is evaluated here and the add done in IEEE arithmetic.
+std::optional<RmwUpdate> FinalValues::floatUpdate(RmwUpdate u, const model::ValuePtr& term, int own) {
+  using model::ValueOp;
+  if (u.op != frontend::AtomOp::Add || term->op != ValueOp::Opaque || term->args[0]->op != ValueOp::Add)
+    return std::nullopt;
+  const model::ValuePtr& old = term->args[0]->args[0];
+  const model::ValuePtr& addend = term->args[0]->args[1];
+  if (old->op != ValueOp::Read || old->index != own || model::value::containsOpaque(addend)) return std::nullopt;
+  const auto a = model::value::evaluate(addend, [&](int e) { return readValue(e); });
+  if (!a || !floatAdd(0, *a, u.bits)) return std::nullopt;
+  u.isFloat = true;
+  u.shape = "float add " + std::to_string(*a);
+  u.apply = [a = *a, bits = u.bits](std::int64_t x) { return floatAdd(x, a, bits); };
+  return u;
 }
 
 std::optional<std::int64_t> FinalValues::accumulate(const std::vector<int>& before) {
-  std::vector<int> plain, adds;
-  for (int w : before) (addOperand(w) ? adds : plain).push_back(w);
-  int base = -1;
-  for (int b : plain)
-    if (std::all_of(plain.begin(), plain.end(), [&](int o) { return o == b || values_.before(o, b); })) base = b;
-  if (base < 0) return std::nullopt;
-  std::optional<std::int64_t> sum = writeValue(base);
-  if (!sum) return std::nullopt;
-  for (std::size_t i = 0; i < adds.size(); ++i) {
-    const int a = adds[i];
-    if (!values_.before(base, a)) return std::nullopt;
-    for (std::size_t j = i + 1; j < adds.size(); ++j) {
-      const int b = adds[j];
-      if (!(values_.before(a, b) || values_.before(b, a) || morallyStrong_(a, b) || (lockOrdered_ && lockOrdered_(a, b))))
-        return std::nullopt;
+  // The base: the latest write every plain write is before, with every update ordered before or after it; the
+  // updates after it are what combineUpdates combines (those before it are in its value).
+  std::vector<std::optional<RmwUpdate>> updates;
+  for (int w : before) updates.push_back(update(w));
+  int base = -1, baseRank = -1;
+  for (std::size_t b = 0; b < before.size(); ++b) {
+    int rank = 0;
+    bool ok = true;
+    for (std::size_t o = 0; o < before.size() && ok; ++o) {
+      if (o == b) continue;
+      const bool prior = values_.before(before[o], before[b]);
+      rank += prior;
+      ok = prior || (updates[o] && values_.before(before[b], before[o]));
     }
-    sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(*sum) + static_cast<std::uint64_t>(*addOperand(a)));
+    if (ok && rank > baseRank) base = static_cast<int>(b), baseRank = rank;
   }
-  const int loc = k_.locationOfPhysical(k_.event(base).paddr);
+  if (base < 0) return std::nullopt;
+  const int b = before[static_cast<std::size_t>(base)];
+  const std::optional<std::int64_t> from = writeValue(b);
+  if (!from) return std::nullopt;
+  std::vector<RmwUpdate> after;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (static_cast<int>(i) != base && !values_.before(before[i], b)) after.push_back(std::move(*updates[i]));
+  // The updates are totally ordered in coherence, each reading its predecessor: pairwise morally strong (or
+  // ordered, or under one lock).
+  for (std::size_t i = 0; i < after.size(); ++i)
+    for (std::size_t j = i + 1; j < after.size(); ++j) {
+      const int x = after[i].write, y = after[j].write;
+      const bool ordered = values_.before(x, y) || values_.before(y, x);
+      if (!(ordered || morallyStrong_(x, y) || (lockOrdered_ && lockOrdered_(x, y)))) return std::nullopt;
+    }
+  const auto value = combineUpdates(*from, after, [this](int x, int y) { return values_.before(x, y); });
+  if (!value) return std::nullopt;
+  const int loc = k_.locationOfPhysical(k_.event(b).paddr);
   const int bytes = loc < 0 ? 8 : k_.kernel().locations[static_cast<std::size_t>(loc)].size;
-  return canonical(*sum, bytes);
+  return canonical(*value, bytes);
 }
 
 }  // namespace ptxmm::checker::kernel

@@ -377,8 +377,9 @@ class Checker {
     bool needsEngine = false;                       // only an engine on a slice can decide them (not run)
   };
 
-  // With `engine` false, stops where an engine would be run on a slice (needsEngine).
-  ClaimStates finalValues(const std::vector<ElementRef>& elements, bool engine = true) {
+  // With `engine` false, stops where an engine would be run on a slice (needsEngine). An --assert (`asserted`)
+  // compares integers, so it decides nothing on a floating-point element; --observe prints its values.
+  ClaimStates finalValues(const std::vector<ElementRef>& elements, bool engine = true, bool asserted = true) {
     ClaimStates out;
     // What the residual code leaves out can change final memory: a thread cut short (a budget ran out, a branch on
     // a value ptxmm does not compute), or a write through an address ptxmm does not compute that may reach one
@@ -406,8 +407,8 @@ class Checker {
         out.unknown = e.text + " is written by accesses of other sizes (mixed-size accesses are not supported yet)";
         return out;
       }
-      if (frontend::elemIsFloat(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem)) {
-        out.unknown = e.text + " is a floating-point element: its values are not computed";
+      if (asserted && frontend::elemIsFloat(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem)) {
+        out.unknown = e.text + " is a floating-point element: --assert compares integers (--observe prints its values)";
         return out;
       }
       forced.push_back(loc < 0 ? std::optional<std::int64_t>(initialValue(e)) : lastWriteValue(loc, seeds));
@@ -564,7 +565,7 @@ class Checker {
     for (const auto& e : claims_.observes) {
       ObservedValues o;
       o.location = e.text;
-      const ClaimStates f = finalValues({e});
+      const ClaimStates f = finalValues({e}, true, false);
       const auto elem = kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem;
       if (!f.unknown.empty()) {
         o.complete = false;

@@ -63,7 +63,10 @@ KernelValues::KernelValues(const KernelGraph& kernel, const BarrierPhases& phase
     for (int w : retiredBy_[static_cast<std::size_t>(y)]) retiredBy_[static_cast<std::size_t>(x)].push_back(w);
   // Mixed sizes: an accessed byte range that overlaps another location's bytes without being the same location.
   std::map<int, std::vector<const KernelAccess*>> byBuffer;
-  for (const auto& a : k_.accesses()) byBuffer[a.buffer].push_back(&a);
+  for (const auto& a : k_.accesses()) {
+    byBuffer[a.buffer].push_back(&a);
+    if (a.write && !phases_.unreachable(a.event)) writeAccesses_[a.buffer].push_back(&a);
+  }
   for (auto& [buffer, list] : byBuffer) {
     std::sort(list.begin(), list.end(), [](const auto* x, const auto* y) { return x->lo < y->lo; });
     const KernelAccess* reach = nullptr;  // the access reaching furthest so far
@@ -140,9 +143,38 @@ int KernelValues::mustReadFrom(int read) {
 }
 
 std::optional<std::int64_t> KernelValues::readValue(int read) {
+  if (mixed_[static_cast<std::size_t>(k_.event(read).paddr)]) return bytewiseReadValue(read);
   const int w = mustReadFrom(read);
   if (w < 0) return std::nullopt;
   return writeValue(w);
+}
+
+std::optional<std::int64_t> KernelValues::bytewiseReadValue(int read) {
+  const KernelAccess* r = k_.access(read);
+  if (!r) return std::nullopt;
+  const auto it = writeAccesses_.find(r->buffer);
+  if (it == writeAccesses_.end()) return std::nullopt;
+  std::uint64_t bits = 0;
+  for (std::int64_t byte = r->lo; byte < r->hi; ++byte) {
+    std::vector<const KernelAccess*> cover;  // the writes of this byte
+    for (const KernelAccess* a : it->second)
+      if (a->lo <= byte && byte < a->hi && a->event != read) cover.push_back(a);
+    const auto forced = std::find_if(cover.begin(), cover.end(), [&](const KernelAccess* w) {
+      const int e = w->event;
+      if (!before(e, read) || !k_.unconditional(e) || k_.inLoop(e) || k_.event(e).existsIf) return false;
+      return std::all_of(cover.begin(), cover.end(), [&](const KernelAccess* o) {
+        return o == w || before(o->event, e) || before(read, o->event);
+      });
+    });
+    if (forced == cover.end()) return std::nullopt;
+    const auto v = writeValue((*forced)->event);
+    if (!v) return std::nullopt;
+    const std::uint64_t value = (static_cast<std::uint64_t>(*v) >> (8 * (byte - (*forced)->lo))) & 0xff;
+    bits |= value << (8 * (byte - r->lo));
+  }
+  // Canonical at the read's width, as every value of an access is: its low bits, sign-extended.
+  const int shift = 64 - 8 * static_cast<int>(r->hi - r->lo);
+  return shift <= 0 ? static_cast<std::int64_t>(bits) : static_cast<std::int64_t>(bits << shift) >> shift;
 }
 
 std::optional<std::int64_t> KernelValues::writeValue(int write) {

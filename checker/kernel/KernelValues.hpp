@@ -4,7 +4,8 @@
 // w or after the read — returns w's value in every execution (Coherence and Causality, spec §3.1 and §3.6: a
 // write causally between w and the read would be co-after w, one causally after the read cannot be read), and w's
 // value is its term evaluated over such reads. Concrete inputs make most values of barrier-synchronised kernels
-// concrete this way; what stays unknown is left to the engines on a slice.
+// concrete this way; what stays unknown is left to the engines on a slice. A read of bytes that accesses of other
+// sizes overlap (a byte of a 16-bit store) is forced byte by byte: each byte by its own forced writer.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@ class KernelValues {
 
   /// The write (or initial write) every execution reads `read` from, or -1 when the order does not force one.
   int mustReadFrom(int read);
-  /// The value `read` returns in every execution, when forced.
+  /// The value `read` returns in every execution, when forced (byte by byte where other sizes overlap it).
   std::optional<std::int64_t> readValue(int read);
   /// The value write `write` stores in every execution, when forced (never for a write that may not happen, the
   /// write half of a compare-and-swap).
@@ -46,8 +47,12 @@ class KernelValues {
   std::vector<std::function<bool(int, int)>> extra_;
   std::vector<std::vector<int>> writes_;
   std::vector<bool> mixed_;
+  std::map<int, std::vector<const KernelAccess*>> writeAccesses_;  // per buffer: the reachable writes
   // Base causality between a and b as the orders give it, whatever the proxies of the two events.
   bool ordered(int a, int b) const;
+  // The value of a read of a location other sizes overlap, byte by byte: each byte's forced writer (as for a
+  // whole location, among the writes of that byte: Coherence and Causality are bytewise, spec §2.13, §3.6).
+  std::optional<std::int64_t> bytewiseReadValue(int read);
 
   std::vector<int> proxyFences_;    // explicit proxy fences, by id
   std::vector<bool> issueOrdered_;  // per event: an asynchronous event after all its thread did before its instruction
