@@ -116,11 +116,12 @@ bool SliceBuilder::keep(State& s, int thread, int instr) {
   s.queue.emplace_back(thread, instr);
   if (newThread) {
     s.order.push_back(thread);
-    // (iv) every barrier of a kept thread.
+    // (iv) every barrier of a kept thread, and its async-group commits: a commit performs no event, yet it puts
+    // the thread's earlier copies in the group that a kept wait_group retires [§4.6, §4.7].
     const auto& code = k_.kernel().program.threads[static_cast<std::size_t>(thread)].code;
     for (std::size_t i = 0; i < code.size(); ++i)
       if (code[i].op == Opcode::BarSync || code[i].op == Opcode::BarArrive || code[i].op == Opcode::BarWarpSync ||
-          code[i].op == Opcode::ClusterArrive || code[i].op == Opcode::ClusterWait)
+          code[i].op == Opcode::ClusterArrive || code[i].op == Opcode::ClusterWait || code[i].op == Opcode::CpAsyncCommit)
         keep(s, thread, static_cast<int>(i));
   }
   return true;

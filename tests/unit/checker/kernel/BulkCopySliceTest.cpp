@@ -117,3 +117,25 @@ TEST_CASE("the elements of a bulk copy no other kept instruction names fold into
   REQUIRE(result.assertions.size() == 1);
   CHECK(result.assertions[0].holds);
 }
+
+// One thread bulk-stores a shared element to global memory, commits, waits for the group (no .read) and reads the
+// destination back: the wait retires the copy only through its commit_group, which performs no event — a slice
+// that dropped it left the copy in no group, so the wait retired nothing and the read raced its own copy.
+TEST_CASE("a slice keeps the commit_group that puts a thread's bulk copy in the group its wait retires", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"tile_0 @ shared cta 0 = 0", "out_0 = 0", "res_0 = 0"};
+  l.code = [](const frontend::KernelThread&) -> std::vector<std::string> {
+    return {"st.shared.u32 [tile_0], 5", "fence.proxy.async.shared::cta",
+            "cp.async.bulk.global.shared::cta.bulk_group [out_0], [tile_0], 4", "cp.async.bulk.commit_group",
+            "cp.async.bulk.wait_group 0", "ld.global.u32 r0, [out_0]", "st.global.u32 [res_0], r0"};
+  };
+  const frontend::KernelProgram kp = testing::makeKernel(l);
+  checker::kernel::KernelOptions o;
+  o.asserts = {"res[0] == 5"};
+  const KernelResult r = checker::kernel::checkKernel(testing::ptxModel(), kp, o);
+  CHECK(r.races.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds);
+}
