@@ -247,7 +247,7 @@ bool ThreadEvaluator::step() {
     return true;
   }
   const DecodedInstruction& d = instruction();
-  if (d.op == PeOp::Unsupported) throw UserError(d.source->pos, d.error.substr(d.error.find("error: ") + 7));
+  if (d.op == PeOp::Unsupported) fail(d, d.error.substr(d.error.find("error: ") + 7));  // on the .cu line when .loc gives one
   blocks_[static_cast<std::size_t>(current_)].jump.reset();  // the block goes on past its last jump
   if (d.guard >= 0 && !state_.guardTaken) {
     std::string name = regName(d.guard);

@@ -239,6 +239,17 @@ TEST_CASE(".nc loads of memory the kernel writes are refused (outside the model)
                     Contains("x.cu:35:5: error: ld.global.nc") && Contains("(PTX line 10: 'ld.global.nc.u32 %r1, [%rd1]')"));
 }
 
+TEST_CASE("an unsupported instruction of a .cu kernel is reported on the kernel's own line", "[frontend][ptx]") {
+  // nvcc's PTX of a .cu is a temporary file: its line numbers are not lines of the .cu (ldmatrix was reported at
+  // FILE.cu:52 in a 15-line file).
+  const std::string located = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n"
+                              " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n mov.u32 %r2, 0;\n .loc 1 9 3\n"
+                              " ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];\n ret;\n}\n.file 1 \"x.cu\"\n";
+  CHECK_THROWS_WITH(instantiate(located, "1", "32", {"k_param_0=int32[1]"}),
+                    Contains("x.cu:9:3: error: unsupported PTX instruction 'ldmatrix.sync.aligned.m8n8.x1.shared.b16'") &&
+                        Contains("(PTX line 10: "));
+}
+
 TEST_CASE("bar.red and __syncwarp", "[frontend][ptx]") {
   const KernelProgram k = instantiate(fixture("libcudacxx.ptx"), "1", "3", {"in=int32[12]=1,-2,3"}, "cnt");
   const auto stores = ofKind(k.program.threads[0], Opcode::St);
