@@ -20,6 +20,7 @@
 #include "checker/kernel/MbarrierPhases.hpp"
 #include "checker/kernel/MayOrder.hpp"
 #include "checker/kernel/PairOracle.hpp"
+#include "checker/kernel/TicketAddresses.hpp"
 #include "checker/kernel/ScheduleExplorer.hpp"
 #include "checker/kernel/SliceRunner.hpp"
 #include "checker/kernel/SpinLocks.hpp"
@@ -87,10 +88,11 @@ class Checker {
       result_.checkSeconds = seconds();
       return std::move(result_);
     }
-    instantiationFindings();
     phases_.emplace(*graph_);
     values_.emplace(*graph_, *phases_);
     oracle_.emplace(model_, *graph_);
+    tickets_.emplace(*graph_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
+    instantiationFindings();
     clusters_.emplace(*graph_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; });
     values_->addOrder([this](int a, int b) { return clusters_->ordered(a, b); });
     mbarriers_.emplace(*graph_, *phases_, [this](int a, int b) { return oracle_->verdict(a, b).morallyStrong; },
@@ -189,9 +191,12 @@ class Checker {
       if (it == reasons.end()) reasons.emplace_back(std::move(why), 1);
       else ++it->second;
     };
-    for (const auto& s : kernel_.symbolic)
+    for (std::size_t i = 0; i < kernel_.symbolic.size(); ++i) {
+      const auto& s = kernel_.symbolic[i];
+      if (tickets_->undecided(i).empty()) continue;  // a ticket address no other thread's access can meet
       add("the access at " + lineOf(graph_->originPosition(s.thread, s.origin)) +
-          " has an address that depends on values read from memory (" + s.reason + "): not supported yet");
+          " has an address that depends on values read from memory (" + tickets_->undecided(i) + "): not supported yet");
+    }
     for (const auto& i : kernel_.incomplete) add("at " + lineOf(graph_->originPosition(i.thread, i.origin)) + ": " + i.reason);
     for (auto& [why, threads] : reasons)
       result_.unknowns.push_back(threads == 1 ? why : why + " (" + std::to_string(threads) + " threads)");
@@ -391,12 +396,16 @@ class Checker {
       return out;
     }
     for (const auto& e : elements)
-      for (const auto& a : kernel_.symbolic)
-        if (a.write && std::find(a.buffers.begin(), a.buffers.end(), bufferOf(e)) != a.buffers.end()) {
+      for (std::size_t i = 0; i < kernel_.symbolic.size(); ++i) {
+        const auto& a = kernel_.symbolic[i];
+        const std::int64_t bytes = frontend::elemBytes(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem);
+        if (a.write && std::find(a.buffers.begin(), a.buffers.end(), bufferOf(e)) != a.buffers.end() &&
+            tickets_->mayTouch(i, bufferOf(e), e.index * bytes, (e.index + 1) * bytes)) {
           out.unknown = e.text + " may be written by the access at " + lineOf(graph_->originPosition(a.thread, a.origin)) +
                         ", whose address ptxmm does not compute";
           return out;
         }
+      }
     std::vector<int> locations;
     std::vector<std::optional<std::int64_t>> forced;
     std::vector<int> seeds;
@@ -591,6 +600,7 @@ class Checker {
   std::optional<KernelValues> values_;
   std::optional<MayOrder> order_;
   std::optional<PairOracle> oracle_;
+  std::optional<TicketAddresses> tickets_;
   std::optional<ClusterPhases> clusters_;
   std::optional<MbarrierPhases> mbarriers_;
   std::map<int, bool> surely_, surelyAfterLoops_;  // memos of surely()

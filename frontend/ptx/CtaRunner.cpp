@@ -138,7 +138,11 @@ class Scheduler {
         const bool present = j >= 0 && j < 32 && (group >> j & 1);
         if (!present) return {unknown, c(valid)};  // an exited or non-member source lane: unpredictable
         const auto value = data(source, 1);
-        return {value ? c(*value) : unknown, c(valid)};
+        if (value) return {c(*value), c(valid)};
+        // The source lane's register is one runtime value: its ticket term, if it has one, is this lane's too.
+        AbsValue copied = unknown;
+        if (const auto& t = at(source).inputs.at(1).ticket) copied.ticket = ticket_term::at(*t, 32);
+        return {copied, c(valid)};
       }
       case PeOp::Vote: {
         std::uint64_t ballot = 0;

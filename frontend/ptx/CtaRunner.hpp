@@ -6,7 +6,9 @@
 // must all wait at the same instruction with the same mask (lanes that exited are left out); values must be
 // concrete — a value read from memory some thread writes is a located "not supported yet" error (in the first,
 // discovering pass such results are only opaque); a source lane outside the mask or exited gives an opaque
-// value; elect.sync elects the lowest lane of the mask (deterministic, as PTX requires; real GPUs do the same);
+// value. A shuffled value that is not concrete is opaque but keeps its ticket term (TicketTerm.hpp): the lanes
+// that receive it hold the source lane's runtime value (this adds no memory event and no ordering, as shfl.sync
+// has none); elect.sync elects the lowest lane of the mask (deterministic, as PTX requires; real GPUs do the same);
 // activemask is opaque (which lanes are converged is the hardware's choice); bar.red needs every thread of the
 // CTA that has not exited, and its result is opaque when some predicate is not concrete.
 #pragma once

@@ -67,6 +67,7 @@ ThreadEvaluator::Access ThreadEvaluator::resolve(const DOperand& address, std::i
     if (!v.isConcrete()) {
       a.kind = Access::Kind::Symbolic;
       a.provenance = v.provenance;
+      if (v.ticket) a.ticket = ticket_term::plus(*v.ticket, address.offset + extra);
       a.reason = "the address (" + name + ") depends on " +
                  (v.kind == AbsValue::Kind::Opaque ? std::string("a value ptxmm does not compute")
                                                    : std::string("a value read from memory some thread writes"));
@@ -167,10 +168,14 @@ AbsValue ThreadEvaluator::initialValue(const Access& a, int size) const {
   return AbsValue::concrete(signExtend(bits, size * 8));
 }
 
-void ThreadEvaluator::symbolicAccess(const Access& a, bool write) {
+void ThreadEvaluator::symbolicAccess(const Access& a, bool write, std::optional<TicketAddress> address) {
   if (ctx_.pass != Pass::Emit) return;
-  ctx_.symbolic.push_back({index_, ctx_.origin(state_.frames.back().function, state_.pc), a.reason, write,
-                           write ? reach(a) : std::vector<int>{}});
+  std::string reason = a.reason;
+  if (address)  // one access per term: the instantiator keeps one finding per thread, origin and reason
+    reason += " (" + std::to_string(address->term.scale) + " * ticket " + std::to_string(address->term.ticket) + " + " +
+              std::to_string(address->term.addend) + " bytes into its buffer)";
+  ctx_.symbolic.push_back({index_, ctx_.origin(state_.frames.back().function, state_.pc), std::move(reason), write,
+                           write ? reach(a) : std::vector<int>{}, std::move(address)});
 }
 
 void ThreadEvaluator::outOfBounds(const std::string& detail) {
@@ -212,7 +217,9 @@ void ThreadEvaluator::privateWrite(std::int64_t offset, int size, const AbsValue
   }
   ResidualBuilder b = builder();
   b.local(LocalOp::Mov, "$l" + std::to_string(offset), {b.signExtend(ResidualBuilder::reg(residual), size * 8)});
-  priv[offset] = {size, v};
+  AbsValue kept = v;
+  if (kept.ticket) kept.ticket = ticket_term::at(*kept.ticket, size * 8);  // the slot keeps `size` bytes of it
+  priv[offset] = {size, kept};
 }
 
 // ---- ld, st, atom, red --------------------------------------------------------------------------------------
@@ -275,7 +282,7 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
       }
       case Access::Kind::Symbolic:
       case Access::Kind::Miss:
-        if (a.kind == Access::Kind::Symbolic) symbolicAccess(a, !load);
+        if (a.kind == Access::Kind::Symbolic) symbolicAccess(a, !load, ticketAddress(a, size));
         else outOfBounds(a.reason);
         if (!load) recordWrite(a, size);
         // It may have overwritten any private byte: what the thread stored there before is no longer known.
@@ -347,6 +354,11 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
     }
     emit(std::move(in));
     if (dst >= 0) setResidual(dst, AbsValue::Kind::Symbolic, -1);
+    if (atom && d.ops.size() == 3) {
+      std::string name;
+      const AbsValue increment = read(d.ops[2], name);
+      if (increment.isConcrete()) newTicket(d, dst, a, signExtend(static_cast<std::uint64_t>(increment.bits), w));
+    }
   }
 }
 

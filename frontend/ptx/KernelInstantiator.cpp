@@ -484,6 +484,7 @@ class Instantiator {
     out_.program.locations = std::move(ctx_.locations);
     out_.program.threadsAreWarps = false;
     out_.symbolic = unique(std::move(ctx_.symbolic));
+    out_.tickets = std::move(ctx_.tickets);
     out_.outOfBounds = unique(std::move(ctx_.outOfBounds));
     out_.incomplete = std::move(ctx_.incomplete);
   }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "frontend/Program.hpp"
+#include "frontend/ptx/TicketTerm.hpp"
 #include "model/Diagnostic.hpp"
 
 namespace ptxmm::frontend {
@@ -88,14 +89,34 @@ struct KernelOrigin {
   std::string ptxText;       // the PTX instruction as written
 };
 
+/// An `atom.add` with a concrete increment whose returned value (the counter's old value, a ticket) some address
+/// is built from (TicketTerm.hpp). Thread `thread`'s residual code has the atomic at origin `origin`.
+struct Ticket {
+  int thread = -1;
+  int origin = -1;
+  int buffer = -1;             // the counter: bytes [offset, offset + size) of buffers[buffer]
+  std::int64_t offset = 0;
+  int size = 4;
+  std::int64_t increment = 0;  // >= 0
+};
+
+/// The address of an access is `term` bytes into buffers[buffer] (term.addend counts from the buffer's start).
+struct TicketAddress {
+  TicketTerm term;
+  int buffer = -1;
+  int size = 0;
+};
+
 /// A memory access whose address the instantiator could not make concrete (it depends on a value read from
-/// memory that some thread may write). The checker reports the verdict UNKNOWN naming it, never drops it.
+/// memory that some thread may write). The checker reports the verdict UNKNOWN naming it, never drops it — unless
+/// its address is a ticket term the checker can tell apart from every other access (TicketAddresses.hpp).
 struct SymbolicAccess {
   int thread = -1;
   int origin = -1;
   std::string reason;
   bool write = false;        // it may write (a store, an atomic, a copy's operand): final values it reaches are unknown
   std::vector<int> buffers;  // a write's reach: the buffers its address may point into
+  std::optional<TicketAddress> address;  // an ld/st/atom/red whose address is a ticket term
 };
 
 /// An access outside every buffer (or past the length given with --arg): a bug in the kernel, reported with its
@@ -121,6 +142,7 @@ struct KernelProgram {
   std::vector<KernelLocation> locations; // parallel to program.locations
   std::vector<KernelOrigin> origins;     // Instruction::origin indexes this
   std::vector<SymbolicAccess> symbolic;
+  std::vector<Ticket> tickets;           // TicketTerm::ticket indexes this
   std::vector<OutOfBounds> outOfBounds;
   std::vector<Incomplete> incomplete;
   std::string entry;                     // the mangled entry name

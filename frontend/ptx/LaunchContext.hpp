@@ -72,6 +72,7 @@ struct LaunchContext {
   std::vector<KernelOrigin> origins;
   std::map<std::pair<int, int>, int> originIndex;
   std::vector<SymbolicAccess> symbolic;
+  std::vector<Ticket> tickets;
   std::vector<OutOfBounds> outOfBounds;
   std::vector<Incomplete> incomplete;
   std::vector<std::int64_t> touchedBytes;  // per buffer: one past the last byte a concrete access reached

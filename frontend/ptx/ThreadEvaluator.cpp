@@ -35,6 +35,10 @@ std::string ThreadEvaluator::memoKey(const State& s) const {
   auto value = [&](const AbsValue& v) {
     put(static_cast<std::int64_t>(v.kind));
     put(v.kind == AbsValue::Kind::Concrete ? v.bits : v.provenance);
+    if (const auto& t = v.ticket) {  // states holding different runtime values must not share a block
+      for (std::int64_t x : {std::int64_t{t->ticket}, t->scale, t->addend, std::int64_t{t->narrowed}, t->narrowScale, t->narrowLow, t->narrowHigh})
+        put(x);
+    }
   };
   put(s.pc);
   put(s.guardTaken);
@@ -75,6 +79,7 @@ ThreadEvaluator::State ThreadEvaluator::generalize(const State& seen, State now)
   for (int r : code.liveBefore[static_cast<std::size_t>(now.pc)]) {
     AbsValue& v = f.regs[static_cast<std::size_t>(r)];
     const AbsValue& w = g.regs[static_cast<std::size_t>(r)];
+    if (v.inRegister() && v.ticket != w.ticket) v.ticket.reset();  // a loop changes it: no longer one known value
     if (v == w || v.inRegister()) continue;
     const bool exact = v.kind == AbsValue::Kind::Concrete && w.kind != AbsValue::Kind::Opaque && w.kind != AbsValue::Kind::Undefined;
     if (v.kind == AbsValue::Kind::Concrete) b.local(LocalOp::Mov, regName(r), {ResidualBuilder::imm(v.bits)});
@@ -182,6 +187,9 @@ void ThreadEvaluator::resume(const std::vector<AbsValue>& results) {
     if (dsts[i] < 0) continue;
     if (results[i].isConcrete()) setConcrete(dsts[i], static_cast<std::uint64_t>(results[i].bits), i == 0 ? d.type : PtxType{PtxType::Kind::Pred, 1});
     else setOpaque(dsts[i], {});
+    // A value copied from another lane (shfl.sync) is that lane's runtime value: its ticket term carries over,
+    // while the residual register stays opaque (the residual code of one thread cannot name another's).
+    if (results[i].ticket) reg(dsts[i]).ticket = ticket_term::at(*results[i].ticket, regBits(dsts[i]));
   }
   ++state_.pc;
 }
@@ -314,7 +322,12 @@ bool ThreadEvaluator::step() {
     case PeOp::Isspacep:
     case PeOp::Cvta: addressing(d); break;
     case PeOp::Nop: break;
-    default: arithmetic(d); break;
+    default: {
+      const auto ticket = carriedTicket(d);
+      arithmetic(d);
+      keepTicket(d, ticket);
+      break;
+    }
   }
   ++state_.pc;
   if (residualCount_ > ctx_.limits.residualPerThread) {
@@ -483,7 +496,7 @@ void ThreadEvaluator::setConcrete(int r, std::uint64_t bits, const PtxType& type
 }
 
 void ThreadEvaluator::setResidual(int r, AbsValue::Kind kind, int provenance) {
-  reg(r) = AbsValue{kind, 0, provenance};
+  reg(r) = AbsValue{kind, 0, provenance, std::nullopt};
 }
 
 void ThreadEvaluator::setOpaque(int r, const std::vector<Operand>& deps, int provenance) {

@@ -165,6 +165,7 @@ class ThreadEvaluator {
     int param = -1;
     std::string reason;       // Symbolic / Miss
     int provenance = -1;      // Symbolic: the buffer the address points into
+    std::optional<TicketTerm> ticket;  // Symbolic: the address as a ticket term
   };
   Access resolve(const DOperand& address, std::int64_t extra, std::int64_t size, AddrSpace space);
   void splitCopy(Instruction copy, const Access& dst, const Access& src);
@@ -174,9 +175,19 @@ class ThreadEvaluator {
   AbsValue initialValue(const Access& a, int size) const;
   AbsValue privateRead(std::int64_t offset, int size, std::string& residual);
   void privateWrite(std::int64_t offset, int size, const AbsValue& v, const std::string& residual);
-  void symbolicAccess(const Access& a, bool write);
+  void symbolicAccess(const Access& a, bool write, std::optional<TicketAddress> address = std::nullopt);
   std::vector<int> reach(const Access& a) const;  // the buffers a symbolic address may point into
   void outOfBounds(const std::string& detail);
+
+  // ---- ticket terms (EvalTickets.cpp) ----
+  /// The ticket term the destination of register instruction `d` gets from its sources (read before it runs).
+  std::optional<TicketTerm> carriedTicket(const DecodedInstruction& d);
+  /// Gives the destination of `d`, just computed, the term carriedTicket found.
+  void keepTicket(const DecodedInstruction& d, const std::optional<TicketTerm>& term);
+  /// Makes `dst`, the result of the atom.add `d` on `counter` with a concrete increment, a fresh ticket (Emit pass).
+  void newTicket(const DecodedInstruction& d, int dst, const Access& counter, std::int64_t increment);
+  /// The address of a symbolic access `size` bytes wide as a ticket term into a global buffer, if it is one.
+  std::optional<TicketAddress> ticketAddress(const Access& a, int size) const;
 
   LaunchContext& ctx_;
   int index_;

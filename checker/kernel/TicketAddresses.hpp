@@ -1,0 +1,60 @@
+// Accesses whose address is a ticket term (frontend/ptx/TicketTerm.hpp): `scale * T + addend` bytes into a
+// global buffer, T the value an `atom.add` with a concrete increment returned — warp-aggregated atomics, stream
+// compaction, work queues. The instantiator cannot give them a Program location (T is read from memory), so they
+// are not in the residual code; this class decides, without the engines, which of them touch no byte any access
+// of another thread touches. Those are then no part of any race, cannot synchronise with anything (no other
+// thread reads or writes their bytes: spec §2.5–2.8 need a common location), and change only the final values
+// of the bytes they can reach. Every other one stays UNKNOWN, as every symbolic address did before.
+//
+// Why a ticket's value is known well enough (spec § = ../shared/spec/ptx-model.md):
+// * A counter's tickets are usable only when every write of the counter's bytes is the write half of one of its
+//   ticket RMWs — each performed at most once (not in a loop of the residual code), all on exactly those bytes,
+//   pairwise morally strong (§2.3, asked of the cat model through `morallyStrong`) — and no symbolic write can
+//   reach the counter's buffer. Coherence (§2.12) orders those writes after the initial value; RMW atomicity
+//   (§3.3, ms pairs; same-thread pairs by SC per location, §3.5) makes each RMW read its immediate
+//   co-predecessor. So the RMWs performed, in co order, return init, init + n_1, init + n_1 + n_2, ...: the
+//   intervals [T_i, T_i + n_i) are disjoint, and every T_i lies in [init, init + sum of the others' n].
+// * Two accesses at e * (T_i + u_i) + r and e * (T_j + u_j) + r (same element size e >= both sizes, same r)
+//   meet only when T_i - T_j = u_j - u_i, impossible when -n_i < u_j - u_i < n_j. Two accesses of one ticket
+//   meet only when their addends overlap. Otherwise, the bounds of T must keep their byte ranges apart.
+// * A term is exact only if no 32-bit step wraps (TicketTerm.hpp): checked against the bound of T.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checker/kernel/KernelGraph.hpp"
+
+namespace ptxmm::checker::kernel {
+
+class TicketAddresses {
+ public:
+  /// `morallyStrong(a, b)`: whether the model calls events a and b (of different threads) morally strong.
+  TicketAddresses(const KernelGraph& graph, const std::function<bool(int, int)>& morallyStrong);
+
+  /// Why kernel().symbolic[i] stays undecided; empty when its bytes meet no access of another thread.
+  const std::string& undecided(std::size_t i) const { return why_[i]; }
+  /// Whether symbolic access i may touch bytes [lo, hi) of `buffer` (always, when it is undecided).
+  bool mayTouch(std::size_t i, int buffer, std::int64_t lo, std::int64_t hi) const;
+
+ private:
+  struct Bounds {
+    std::int64_t lo = 0, hi = 0;  // the ticket's values: [lo, hi]
+    std::string why;              // non-empty: the ticket cannot be used, and why
+  };
+  struct Range {
+    int buffer = -1;
+    std::int64_t lo = 0, hi = 0;  // bytes [lo, hi) the access may touch
+  };
+  void boundTickets(const std::function<bool(int, int)>& morallyStrong);
+  std::string decide(std::size_t i) const;
+  bool apart(std::size_t i, std::size_t j) const;
+
+  const KernelGraph& graph_;
+  std::vector<Bounds> tickets_;  // per KernelProgram::tickets
+  std::vector<Range> ranges_;    // per symbolic access with a ticket address
+  std::vector<std::string> why_;
+};
+
+}  // namespace ptxmm::checker::kernel

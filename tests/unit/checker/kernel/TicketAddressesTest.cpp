@@ -1,0 +1,168 @@
+// Accesses at addresses built from an atomic add's returned value (TicketAddresses.hpp): warp-aggregated stream
+// compaction, where lane 0 reserves slots with one atom.add per warp and shfl.sync broadcasts the base, is told
+// apart and decided; every case where the tickets may collide or the bytes may meet another access stays
+// UNKNOWN (or is a race found on the concrete accesses), never race-free.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "checker/kernel/KernelChecker.hpp"
+#include "frontend/ptx/KernelInstantiator.hpp"
+#include "frontend/ptx/LaunchArgs.hpp"
+#include "KernelTestSupport.hpp"
+
+namespace ptxmm {
+namespace {
+
+// nvcc's code for cases/kernels/compact-ballot-atomic.cu: each warp votes on in[tid] > 0, lane 0 adds the
+// warp's count to count[0] and the base is shuffled from lane 0; each kept lane stores in[tid] at out[base + rank].
+const std::string kCompact = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry compact(.param .u64 in, .param .u64 out, .param .u64 count)
+{
+  .reg .pred %p<6>;
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<11>;
+  ld.param.u64 %rd3, [in];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [count];
+  mov.u32 %r8, %tid.x;
+  and.b32 %r1, %r8, 31;
+  cvta.to.global.u64 %rd4, %rd3;
+  mul.wide.s32 %rd5, %r8, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.global.u32 %r2, [%rd6];
+  setp.gt.s32 %p2, %r2, 0;
+  mov.u32 %r7, 0;
+  mov.u32 %r9, -1;
+  vote.sync.ballot.b32 %r3, %p2, %r9;
+  setp.ne.s32 %p4, %r1, 0;
+  mov.u32 %r20, %r7;
+  @%p4 bra $L2;
+  cvta.to.global.u64 %rd7, %rd2;
+  popc.b32 %r10, %r3;
+  atom.global.add.u32 %r20, [%rd7], %r10;
+$L2:
+  mov.u32 %r11, 31;
+  shfl.sync.idx.b32 %r6|%p1, %r20, %r7, %r11, %r9;
+  setp.lt.s32 %p5, %r2, 1;
+  @%p5 bra $L4;
+  mov.u32 %r14, -1;
+  shl.b32 %r15, %r14, %r1;
+  not.b32 %r16, %r15;
+  and.b32 %r17, %r3, %r16;
+  popc.b32 %r18, %r17;
+  add.s32 %r19, %r6, %r18;
+  cvta.to.global.u64 %rd8, %rd1;
+  mul.wide.s32 %rd9, %r19, 4;
+  add.s64 %rd10, %rd8, %rd9;
+  st.global.u32 [%rd10], %r2;
+$L4:
+  ret;
+}
+)";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+frontend::KernelProgram instantiate(const std::string& ptx, int ctas = 1, int threads = 64) {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3(std::to_string(ctas), "--grid");
+  launch.block = frontend::parseDim3(std::to_string(threads), "--block");
+  std::string in = "param_0=int32[128]=5,0,7";
+  for (int i = 3; i < 32; ++i) in += ",0";
+  in += ",9";  // in[32]: warp 1's lane 0
+  for (const auto& a : {in, std::string("param_1=int32[64]"), std::string("param_2=int32[2]")})
+    launch.args.push_back(frontend::parseArgSpec(a));
+  return frontend::instantiateKernel(ptx, "k.ptx", "k.ptx", launch);
+}
+
+checker::kernel::KernelResult check(const frontend::KernelProgram& k, const std::vector<std::string>& asserts) {
+  checker::kernel::KernelOptions o;
+  o.asserts = asserts;
+  return checker::kernel::checkKernel(testing::ptxModel(), k, o);
+}
+
+bool mentions(const checker::kernel::KernelResult& r, const std::string& text) {
+  return std::any_of(r.unknowns.begin(), r.unknowns.end(), [&](const std::string& u) { return u.find(text) != std::string::npos; });
+}
+
+TEST_CASE("the shuffled base of a warp-aggregated atomic is one ticket per warp, told apart from the other warp's", "[checker][kernel][tickets]") {
+  const frontend::KernelProgram k = instantiate(kCompact);
+  REQUIRE(k.tickets.size() == 2);  // lane 0 of each warp
+  REQUIRE(k.symbolic.size() == 3);  // the kept lanes 0 and 2 of warp 0, lane 0 of warp 1
+  for (const auto& s : k.symbolic) {
+    REQUIRE(s.address.has_value());
+    CHECK(s.address->term.scale == 4);
+  }
+  const auto r = check(k, {"param_2[0]==3 && param_1[3]==0"});
+  CHECK(r.races.empty());
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == checker::kernel::KernelStatus::Ok);
+  REQUIRE(r.assertions.size() == 1);
+  REQUIRE(r.assertions[0].holds.has_value());  // out[3] is beyond every slot the tickets can reserve
+  CHECK(*r.assertions[0].holds);
+  const auto slot = check(k, {"param_1[0]==5"});  // out[0] is one of the reserved slots: not decided here
+  REQUIRE(slot.assertions.size() == 1);
+  CHECK_FALSE(slot.assertions[0].holds.has_value());
+  CHECK(slot.status == checker::kernel::KernelStatus::Unknown);
+}
+
+TEST_CASE("tickets of two different counters may collide: not race-free", "[checker][kernel][tickets]") {
+  // Warp w reserves from count[w]: both warps may get base 0 and write out[0].
+  const std::string ptx = replaced(kCompact, "cvta.to.global.u64 %rd7, %rd2;",
+                                   "cvta.to.global.u64 %rd7, %rd2;\n  shr.u32 %r21, %r8, 5;\n  mul.wide.u32 %rd11, %r21, 4;\n"
+                                   "  add.s64 %rd7, %rd7, %rd11;");
+  const auto r = check(instantiate(replaced(ptx, ".reg .b64 %rd<11>;", ".reg .b64 %rd<12>;")), {});
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+  CHECK(mentions(r, "may touch the bytes"));
+}
+
+TEST_CASE("a base that is not broadcast meets the other lanes' slots: a race on them, the ticket's store undecided", "[checker][kernel][tickets]") {
+  // Without the shuffle only lane 0 has the ticket; the other kept lanes write out[0 + rank] in every warp.
+  std::string in = "param_0=int32[64]=5,6,7";
+  for (int i = 3; i < 32; ++i) in += ",0";
+  in += ",9,8";
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("1", "--grid");
+  launch.block = frontend::parseDim3("64", "--block");
+  for (const auto& a : {in, std::string("param_1=int32[64]"), std::string("param_2=int32[1]")})
+    launch.args.push_back(frontend::parseArgSpec(a));
+  const auto k = frontend::instantiateKernel(replaced(kCompact, "shfl.sync.idx.b32 %r6|%p1, %r20, %r7, %r11, %r9;", "mov.u32 %r6, %r20;"),
+                                             "k.ptx", "k.ptx", launch);
+  const auto r = check(k, {});
+  CHECK_FALSE(r.races.empty());  // warp 0's lane 1 and warp 1's lane 1 both store out[1]
+  CHECK(mentions(r, "may touch the bytes"));
+}
+
+TEST_CASE("a counter also written by a plain store gives no usable tickets", "[checker][kernel][tickets]") {
+  const std::string ptx = replaced(kCompact, "$L2:", "st.global.u32 [%rd7], %r10;\n$L2:");
+  const auto r = check(instantiate(ptx), {});
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+  CHECK(mentions(r, "is also written at"));
+}
+
+TEST_CASE("cta-scoped atomics of different CTAs are not morally strong: their tickets may collide", "[checker][kernel][tickets]") {
+  const std::string ptx = replaced(kCompact, "atom.global.add.u32", "atom.relaxed.cta.global.add.u32");
+  const auto r = check(instantiate(ptx, 2, 32), {});
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+  CHECK(mentions(r, "not morally strong"));
+}
+
+TEST_CASE("a ticket drawn in a loop is not one value", "[checker][kernel][tickets]") {
+  // Lane 0 draws a second ticket if the first is 0 (a residual branch back to the atomic): the register the
+  // shuffle reads may hold either, so no ticket of that atomic is used.
+  const std::string ptx = replaced(kCompact, "atom.global.add.u32 %r20, [%rd7], %r10;",
+                                   "$L1:\n  atom.global.add.u32 %r20, [%rd7], %r10;\n  setp.eq.s32 %p3, %r20, 0;\n  @%p3 bra $L1;");
+  const auto r = check(instantiate(ptx), {});
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+}
+
+}  // namespace
+}  // namespace ptxmm
