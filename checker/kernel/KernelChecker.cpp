@@ -398,14 +398,40 @@ class Checker {
     for (const auto& e : elements)
       for (std::size_t i = 0; i < kernel_.symbolic.size(); ++i) {
         const auto& a = kernel_.symbolic[i];
-        const std::int64_t bytes = frontend::elemBytes(kernel_.buffers[static_cast<std::size_t>(bufferOf(e))].elem);
         if (a.write && std::find(a.buffers.begin(), a.buffers.end(), bufferOf(e)) != a.buffers.end() &&
-            tickets_->mayTouch(i, bufferOf(e), e.index * bytes, (e.index + 1) * bytes)) {
+            !tickets_->undecided(i).empty()) {
           out.unknown = e.text + " may be written by the access at " + lineOf(graph_->originPosition(a.thread, a.origin)) +
                         ", whose address ptxmm does not compute";
           return out;
         }
       }
+    // Elements that decided ticket-addressed stores may reach take their values from the tickets' orders.
+    std::vector<TicketAddresses::Element> ranges;
+    std::string floating;
+    for (const auto& e : elements) {
+      const auto& buffer = kernel_.buffers[static_cast<std::size_t>(bufferOf(e))];
+      const std::int64_t bytes = frontend::elemBytes(buffer.elem);
+      if (frontend::elemIsFloat(buffer.elem)) floating = e.text + " is a floating-point element: its values are not computed";
+      ranges.push_back({bufferOf(e), e.index * bytes, (e.index + 1) * bytes});
+    }
+    std::string slotsWhy;
+    if (const auto slots = tickets_->slotStates(ranges, slotsWhy)) {
+      if (!floating.empty()) {
+        out.unknown = floating;
+        return out;
+      }
+      for (const auto& s : *slots) {
+        std::vector<std::int64_t> state;
+        for (std::size_t i = 0; i < elements.size(); ++i)
+          state.push_back(asElement(s[i], kernel_.buffers[static_cast<std::size_t>(bufferOf(elements[i]))].elem));
+        out.states.push_back(std::move(state));
+      }
+      return out;
+    }
+    if (!slotsWhy.empty()) {
+      out.unknown = slotsWhy;
+      return out;
+    }
     std::vector<int> locations;
     std::vector<std::optional<std::int64_t>> forced;
     std::vector<int> seeds;

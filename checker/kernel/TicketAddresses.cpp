@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace ptxmm::checker::kernel {
 namespace {
@@ -44,7 +45,8 @@ void TicketAddresses::boundTickets(const std::function<bool(int, int)>& morallyS
   const auto& kernel = graph_.kernel();
   tickets_.resize(kernel.tickets.size());
   // The write event of each ticket's RMW (-1: none or several).
-  std::vector<int> writeOf(kernel.tickets.size(), -1);
+  std::vector<int>& writeOf = rmw_;
+  writeOf.assign(kernel.tickets.size(), -1);
   std::map<std::pair<int, int>, std::vector<std::size_t>> byInstruction;  // (thread, origin) -> tickets
   for (std::size_t t = 0; t < kernel.tickets.size(); ++t)
     byInstruction[{kernel.tickets[t].thread, kernel.tickets[t].origin}].push_back(t);
@@ -93,15 +95,7 @@ void TicketAddresses::boundTickets(const std::function<bool(int, int)>& morallyS
         if (graph_.event(events[x]).thread != graph_.event(events[y]).thread && !morallyStrong(events[x], events[y]))
           why = "the atomics on the counter " + name + " at " + lineOf(graph_.position(events[x])) + " and " +
                 lineOf(graph_.position(events[y])) + " are not morally strong (spec §3.3: no atomicity between them)";
-    // The counter's initial value, little-endian, signed at its size.
-    const auto& init = kernel.buffers[static_cast<std::size_t>(buffer)].init;
-    std::uint64_t bits = 0;
-    for (int i = size - 1; i >= 0; --i) {
-      const auto at = static_cast<std::size_t>(offset + i);
-      bits = bits << 8 | (at < init.size() ? init[at] : 0);
-    }
-    const int shift = 64 - 8 * size;
-    const std::int64_t start = static_cast<std::int64_t>(bits << shift) >> shift;
+    const std::int64_t start = initial(buffer, offset, size);
     const std::int64_t limit = size == 4 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 40);
     std::int64_t total = start;
     for (std::size_t t : members) total = total + kernel.tickets[t].increment < limit ? total + kernel.tickets[t].increment : limit;
@@ -162,6 +156,117 @@ std::string TicketAddresses::decide(std::size_t i) const {
       return at + " may touch the bytes the access at " + lineOf(graph_.originPosition(o.thread, o.origin)) + " touches";
   }
   return "";
+}
+
+// The initial value of bytes [offset, offset + size) of `buffer`, little-endian, signed at its size.
+std::int64_t TicketAddresses::initial(int buffer, std::int64_t offset, int size) const {
+  const auto& init = graph_.kernel().buffers[static_cast<std::size_t>(buffer)].init;
+  std::uint64_t bits = 0;
+  for (int i = size - 1; i >= 0; --i) {
+    const auto at = static_cast<std::size_t>(offset + i);
+    bits = bits << 8 | (at < init.size() ? init[at] : 0);
+  }
+  const int shift = 64 - 8 * size;
+  return static_cast<std::int64_t>(bits << shift) >> shift;
+}
+
+std::optional<std::vector<std::vector<std::int64_t>>> TicketAddresses::slotStates(const std::vector<Element>& elements,
+                                                                                  std::string& why) const {
+  constexpr std::size_t kMaxOrders = 40320;  // 8! orders of one counter's RMWs
+  const auto& kernel = graph_.kernel();
+  std::vector<std::size_t> writes;  // decided ticket stores that reach some element
+  for (std::size_t i = 0; i < kernel.symbolic.size(); ++i) {
+    if (!why_[i].empty() || !kernel.symbolic[i].write) continue;
+    for (const auto& e : elements)
+      if (mayTouch(i, e.buffer, e.lo, e.hi)) {
+        writes.push_back(i);
+        break;
+      }
+  }
+  why.clear();
+  if (writes.empty()) return std::nullopt;
+  const auto fail = [&](std::string reason) -> std::optional<std::vector<std::vector<std::int64_t>>> {
+    why = std::move(reason);
+    return std::nullopt;
+  };
+  for (const auto& e : elements)
+    for (const auto& a : graph_.accesses())
+      if (a.write && a.buffer == e.buffer && a.lo < e.hi && e.lo < a.hi)
+        return fail("the claim's elements are written at " + lineOf(graph_.position(a.event)) +
+                    " and by ticket-addressed stores: claims that mix the two are not supported yet");
+  std::vector<std::size_t> counted;  // the tickets whose orders are enumerated: every ticket of the counters used
+  for (std::size_t i : writes) {
+    const frontend::SymbolicAccess& s = kernel.symbolic[i];
+    const frontend::TicketAddress& a = *s.address;
+    const std::string at = "the store at " + lineOf(graph_.originPosition(s.thread, s.origin));
+    if (!a.always || !a.stored) return fail(at + " may not run, or stores a value ptxmm does not compute: its slots' final values are not enumerated");
+    for (const auto& e : elements)
+      if (mayTouch(i, e.buffer, e.lo, e.hi) && (e.hi - e.lo != a.size || a.term.scale % a.size != 0 || (a.term.addend - e.lo) % a.size != 0))
+        return fail(at + " may cover an element of the claim only in part: not supported yet");
+    const auto& k = kernel.tickets[static_cast<std::size_t>(a.term.ticket)];
+    for (std::size_t t = 0; t < kernel.tickets.size(); ++t) {
+      const auto& o = kernel.tickets[t];
+      if (o.buffer != k.buffer || o.offset != k.offset || o.size != k.size ||
+          std::find(counted.begin(), counted.end(), t) != counted.end())
+        continue;
+      if (!graph_.unconditional(rmw_[t]))
+        return fail("the atomic at " + lineOf(graph_.position(rmw_[t])) + " may not run: its counter's tickets are not enumerated");
+      counted.push_back(t);
+    }
+  }
+  // Group the counted tickets by counter; each group is permuted on its own.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t t : counted) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const std::vector<std::size_t>& x) {
+      const auto &a = kernel.tickets[x.front()], &b = kernel.tickets[t];
+      return a.buffer == b.buffer && a.offset == b.offset;
+    });
+    if (g == groups.end()) groups.push_back({t});
+    else g->push_back(t);
+  }
+  std::size_t orders = 1;
+  for (auto& g : groups) {
+    std::sort(g.begin(), g.end());
+    for (std::size_t n = 2; n <= g.size(); ++n)
+      if ((orders *= n) > kMaxOrders) return fail("the counters' RMWs have more than " + std::to_string(kMaxOrders) + " orders");
+  }
+  std::vector<std::int64_t> value(kernel.tickets.size(), 0);
+  std::set<std::vector<std::int64_t>> states;
+  std::string clash;
+  // Visits every combination of one order per group (std::next_permutation per group, odometer-style).
+  for (bool more = true; more;) {
+    for (const auto& g : groups) {
+      const auto& first = kernel.tickets[g.front()];
+      std::int64_t next = initial(first.buffer, first.offset, first.size);
+      for (std::size_t t : g) {
+        value[t] = next;
+        next += kernel.tickets[t].increment;
+      }
+    }
+    std::vector<std::int64_t> state;
+    for (const auto& e : elements) {
+      std::optional<std::int64_t> v;
+      int landed = 0;
+      for (std::size_t i : writes) {
+        const frontend::TicketAddress& a = *kernel.symbolic[i].address;
+        if (a.buffer == e.buffer && a.term.scale * value[static_cast<std::size_t>(a.term.ticket)] + a.term.addend == e.lo) {
+          v = a.stored;
+          ++landed;
+        }
+      }
+      if (landed > 1) clash = "two ticket-addressed stores of one thread may land on one element of the claim: not supported yet";
+      state.push_back(v ? *v : initial(e.buffer, e.lo, static_cast<int>(e.hi - e.lo)));
+    }
+    if (!clash.empty()) return fail(clash);
+    states.insert(std::move(state));
+    more = false;
+    for (auto& g : groups)
+      if (std::next_permutation(g.begin(), g.end())) {
+        more = true;
+        break;
+      }  // a group that wrapped back to sorted order carries into the next one
+  }
+  return std::vector<std::vector<std::int64_t>>(states.begin(), states.end());
 }
 
 bool TicketAddresses::mayTouch(std::size_t i, int buffer, std::int64_t lo, std::int64_t hi) const {

@@ -18,9 +18,16 @@
 //   meet only when T_i - T_j = u_j - u_i, impossible when -n_i < u_j - u_i < n_j. Two accesses of one ticket
 //   meet only when their addends overlap. Otherwise, the bounds of T must keep their byte ranges apart.
 // * A term is exact only if no 32-bit step wraps (TicketTerm.hpp): checked against the bound of T.
+//
+// Final values of the elements decided writes reach (slotStates): when every RMW of the counters involved is
+// performed in every complete execution and every write reaching the elements is a store of a constant reached
+// on every path of its thread, each order of each counter's RMWs fixes every ticket, hence which store lands on
+// which element. Every order is permitted by the slice made of the counters' RMWs alone (no causality can order
+// them there), so the values are exact in the sense every slice result is (SliceBuilder.hpp).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +45,15 @@ class TicketAddresses {
   /// Whether symbolic access i may touch bytes [lo, hi) of `buffer` (always, when it is undecided).
   bool mayTouch(std::size_t i, int buffer, std::int64_t lo, std::int64_t hi) const;
 
+  /// Bytes [lo, hi) of a buffer: one element of a claim.
+  struct Element {
+    int buffer = -1;
+    std::int64_t lo = 0, hi = 0;
+  };
+  /// The permitted final values of `elements` (canonical at their size, one vector per state) when decided ticket
+  /// writes reach some of them; nullopt when none does (`why` empty) or when they cannot be enumerated (`why`).
+  std::optional<std::vector<std::vector<std::int64_t>>> slotStates(const std::vector<Element>& elements, std::string& why) const;
+
  private:
   struct Bounds {
     std::int64_t lo = 0, hi = 0;  // the ticket's values: [lo, hi]
@@ -48,11 +64,13 @@ class TicketAddresses {
     std::int64_t lo = 0, hi = 0;  // bytes [lo, hi) the access may touch
   };
   void boundTickets(const std::function<bool(int, int)>& morallyStrong);
+  std::int64_t initial(int buffer, std::int64_t offset, int size) const;
   std::string decide(std::size_t i) const;
   bool apart(std::size_t i, std::size_t j) const;
 
   const KernelGraph& graph_;
   std::vector<Bounds> tickets_;  // per KernelProgram::tickets
+  std::vector<int> rmw_;         // per KernelProgram::tickets: the write event of its RMW (-1: none or several)
   std::vector<Range> ranges_;    // per symbolic access with a ticket address
   std::vector<std::string> why_;
 };

@@ -106,9 +106,10 @@ class Scheduler {
     std::uint64_t group = 0;
     for (std::size_t u : members) group |= std::uint64_t{1} << (u - base);
     for (std::size_t u : members) {
+      fromItself_ = false;
       std::vector<AbsValue> results = compute(u, base, members, group);
       waiting_[u] = false;
-      threads_[u].resume(results);
+      threads_[u].resume(results, fromItself_ ? 1 : -1);
     }
     return true;
   }
@@ -139,6 +140,7 @@ class Scheduler {
         if (!present) return {unknown, c(valid)};  // an exited or non-member source lane: unpredictable
         const auto value = data(source, 1);
         if (value) return {c(*value), c(valid)};
+        fromItself_ = source == t;  // its own register: the residual code can copy it
         // The source lane's register is one runtime value: its ticket term, if it has one, is this lane's too.
         AbsValue copied = unknown;
         if (const auto& t = at(source).inputs.at(1).ticket) copied.ticket = ticket_term::at(*t, 32);
@@ -259,6 +261,7 @@ class Scheduler {
 
   std::vector<ThreadEvaluator>& threads_;
   Pass pass_;
+  bool fromItself_ = false;  // compute(): the shuffle's source lane is the executing lane
   std::vector<Status> status_;
   std::vector<bool> waiting_;
 };

@@ -171,9 +171,14 @@ AbsValue ThreadEvaluator::initialValue(const Access& a, int size) const {
 void ThreadEvaluator::symbolicAccess(const Access& a, bool write, std::optional<TicketAddress> address) {
   if (ctx_.pass != Pass::Emit) return;
   std::string reason = a.reason;
-  if (address)  // one access per term: the instantiator keeps one finding per thread, origin and reason
+  if (address)  // one finding per thread, origin and reason is kept: name everything the checker uses
     reason += " (" + std::to_string(address->term.scale) + " * ticket " + std::to_string(address->term.ticket) + " + " +
-              std::to_string(address->term.addend) + " bytes into its buffer)";
+              std::to_string(address->term.addend) + " bytes into its buffer, " + std::to_string(address->size) + " bytes" +
+              (address->stored ? ", storing " + std::to_string(*address->stored) : std::string()) +
+              (address->always ? "" : ", on some paths") +
+              (address->term.narrowed ? ", 32-bit steps up to " + std::to_string(address->term.narrowScale) + " * ticket + " +
+                                            std::to_string(address->term.narrowHigh) + " from " + std::to_string(address->term.narrowLow)
+                                      : std::string()) + ")";
   ctx_.symbolic.push_back({index_, ctx_.origin(state_.frames.back().function, state_.pc), std::move(reason), write,
                            write ? reach(a) : std::vector<int>{}, std::move(address)});
 }
@@ -282,8 +287,17 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
       }
       case Access::Kind::Symbolic:
       case Access::Kind::Miss:
-        if (a.kind == Access::Kind::Symbolic) symbolicAccess(a, !load, ticketAddress(a, size));
-        else outOfBounds(a.reason);
+        if (a.kind == Access::Kind::Symbolic) {
+          auto address = ticketAddress(a, size);
+          if (address && store) {
+            std::string name;
+            const AbsValue v = read(element, name);
+            if (v.isConcrete()) address->stored = signExtend(static_cast<std::uint64_t>(v.bits), w);
+          }
+          symbolicAccess(a, !load, std::move(address));
+        } else {
+          outOfBounds(a.reason);
+        }
         if (!load) recordWrite(a, size);
         // It may have overwritten any private byte: what the thread stored there before is no longer known.
         if (!load && a.kind == Access::Kind::Symbolic && d.space == AddrSpace::Local) state_.priv.clear();

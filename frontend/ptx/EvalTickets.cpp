@@ -98,7 +98,7 @@ std::optional<TicketAddress> ThreadEvaluator::ticketAddress(const Access& a, int
   if (!h || h->buffer != a.provenance || h->offset != 0) return std::nullopt;
   const auto term = ticket_term::plus(*a.ticket, -static_cast<std::int64_t>(base));
   if (!term) return std::nullopt;
-  return TicketAddress{*term, a.provenance, size};
+  return TicketAddress{*term, a.provenance, size, !state_.divergent, std::nullopt};
 }
 
 }  // namespace ptxmm::frontend::ptx

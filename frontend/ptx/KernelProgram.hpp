@@ -105,6 +105,8 @@ struct TicketAddress {
   TicketTerm term;
   int buffer = -1;
   int size = 0;
+  bool always = false;                // reached on every path of its thread (no branch on memory before it)
+  std::optional<std::int64_t> stored; // a st of this constant (canonical at the access width)
 };
 
 /// A memory access whose address the instantiator could not make concrete (it depends on a value read from

@@ -164,7 +164,7 @@ ThreadEvaluator::Status ThreadEvaluator::run() {
   }
 }
 
-void ThreadEvaluator::resume(const std::vector<AbsValue>& results) {
+void ThreadEvaluator::resume(const std::vector<AbsValue>& results, int ownOperand) {
   state_ = std::move(*parked_);
   parked_.reset();
   current_ = parkedBlock_;
@@ -185,6 +185,17 @@ void ThreadEvaluator::resume(const std::vector<AbsValue>& results) {
   }
   for (std::size_t i = 0; i < dsts.size() && i < results.size(); ++i) {
     if (dsts[i] < 0) continue;
+    if (i == 0 && ownOperand >= 0) {  // the lane's own value: the same register value, exactly
+      std::string name;
+      const AbsValue v = read(d.ops[static_cast<std::size_t>(ownOperand)], name);
+      if (v.inRegister() && d.ops[static_cast<std::size_t>(ownOperand)].kind == DOperand::Kind::Reg) {
+        const auto ticket = v.ticket;
+        ResidualBuilder b = builder();
+        assign(b, dsts[i], ResidualBuilder::reg(name), regBits(d.ops[static_cast<std::size_t>(ownOperand)].reg), v.kind, v.provenance);
+        if (ticket) reg(dsts[i]).ticket = ticket_term::at(*ticket, regBits(dsts[i]));
+        continue;
+      }
+    }
     if (results[i].isConcrete()) setConcrete(dsts[i], static_cast<std::uint64_t>(results[i].bits), i == 0 ? d.type : PtxType{PtxType::Kind::Pred, 1});
     else setOpaque(dsts[i], {});
     // A value copied from another lane (shfl.sync) is that lane's runtime value: its ticket term carries over,
@@ -273,6 +284,7 @@ bool ThreadEvaluator::step() {
       State exec = state_, skip = state_;
       exec.guardTaken = true;
       ++skip.pc;
+      exec.divergent = skip.divergent = true;
       const int e = blockFor(std::move(exec), false), s = blockFor(std::move(skip), false);
       Instruction br = prototype();
       br.op = Opcode::Branch;
@@ -304,6 +316,16 @@ bool ThreadEvaluator::step() {
     case PeOp::Activemask:
     case PeOp::Elect:
     case PeOp::BarRed: {
+      if (ctx_.pass == Pass::Discover && parked_) {
+        // Discovering, a second path (split on a load every thread is assumed to change) reaches a collective
+        // while the first waits at one: its results are opaque here, which can only widen the bytes found
+        // writable. The emitting pass, where such loads are concrete, meets the lanes properly.
+        if (!d.ops.empty() && d.ops[0].kind == DOperand::Kind::Reg) {
+          setOpaque(d.ops[0].reg, {});
+          if (d.ops[0].second >= 0) setOpaque(d.ops[0].second, {});
+        }
+        break;
+      }
       collective_ = {&d, state_.frames.back().function, state_.pc, {}};
       for (const auto& o : d.ops) {
         std::string residual;
@@ -358,6 +380,7 @@ void ThreadEvaluator::branchOn(const AbsValue& condition, const std::string& reg
   State taken = state_, next = state_;
   taken.pc = takenPc;
   next.pc = nextPc;
+  taken.divergent = next.divergent = true;
   const int pred = instruction().guard;
   refineByEquality(taken, pred, !negate);
   refineByEquality(next, pred, negate);

@@ -49,8 +49,9 @@ class ThreadEvaluator {
   };
   /// The collective run() stopped at.
   const Collective& collective() const { return collective_; }
-  /// Continues after the collective with the values of its destination operand(s).
-  void resume(const std::vector<AbsValue>& results);
+  /// Continues after the collective with the values of its destination operand(s); with `ownOperand` >= 0 the
+  /// first destination is a copy of that source operand of this thread (a shuffle from the lane itself).
+  void resume(const std::vector<AbsValue>& results, int ownOperand = -1);
   /// Throws the located error `message` about the collective run() stopped at.
   [[noreturn]] void failAtCollective(const std::string& message) const;
 
@@ -77,6 +78,10 @@ class ThreadEvaluator {
   struct State {
     int pc = 0;
     bool guardTaken = false;  // the guard of the instruction at pc is known to hold
+    // A branch on a residual value came before: this code may not run in every execution. Not part of the memo
+    // key: a block first reached without a split runs in every execution even when a loop's back edge (the only
+    // way a split path can come back to it) joins it again.
+    bool divergent = false;
     std::vector<Frame> frames;
     std::map<std::int64_t, Slot> priv;  // thread-private memory (local and call parameters) by offset
   };

@@ -42,6 +42,10 @@ CASES = {
                           "--grid 2 --block 64 --arg param_0=int32[64] --assert 'param_0[0]==0 || param_0[0]==1' "
                           "--observe 'param_0[0]'",
                           ["race 60 60 no-synchronisation", "assert holds", "observe param_0[0] 0,1", "exit 1"]),
+    "ticket-slots": (kernels.ticket_kernel, {"count": I32, "slots": I32, "tickets": I32}, {}, 1,
+                     "--grid 4 --block 32 --arg param_0=int32[1] --arg param_1=int32[8] --arg param_2=int32[4] "
+                     "--assert 'param_0[0]==4 && param_1[4]==0' --observe 'param_1[0]' --observe 'param_2[0]'",
+                     ["race-free", "assert holds", "observe param_1[0] 1,2,3,4", "observe param_2[0] 0,1,2,3", "exit 0"]),
 }
 
 

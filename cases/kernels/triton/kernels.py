@@ -58,3 +58,19 @@ def block_sum_kernel(x, out, BLOCK: tl.constexpr):
 def overlap_kernel(out, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out + offs, tl.full((BLOCK,), 0, tl.int32) + tl.program_id(0))
+
+
+# triton-ticket-slots (4 programs x 32 threads, one warp each): each program draws a ticket with a scalar
+# tl.atomic_add(count, 1) — Triton predicates the atom.add (.acq_rel, .gpu) on lane 0 and broadcasts its result
+# with shfl.sync.idx (a register exchange, no memory event) — then lane 0 (Triton predicates scalar stores on it
+# too) stores pid + 1 at slots[ticket] and the ticket at tickets[pid]. The four atomics write one location, are
+# strong and .gpu: morally strong (§2.3), so each reads its immediate coherence predecessor (§3.3, §2.12): the
+# tickets are 0, 1, 2, 3, one per program, in any order. The four slot stores therefore write four different
+# elements and the ticket stores one element each: nothing conflicts, race-free (§2.4). count ends at 4,
+# slots[4] is never written (0), slots[0] holds pid + 1 of whichever program drew ticket 0 (1..4: every order of
+# the four unordered atomics is permitted) and tickets[0] is program 0's ticket (0..3).
+@triton.jit
+def ticket_kernel(count, slots, tickets):
+    t = tl.atomic_add(count, 1)
+    tl.store(slots + t, tl.program_id(0) + 1)
+    tl.store(tickets + tl.program_id(0), t)

@@ -83,9 +83,11 @@ frontend::KernelProgram instantiate(const std::string& ptx, int ctas = 1, int th
   return frontend::instantiateKernel(ptx, "k.ptx", "k.ptx", launch);
 }
 
-checker::kernel::KernelResult check(const frontend::KernelProgram& k, const std::vector<std::string>& asserts) {
+checker::kernel::KernelResult check(const frontend::KernelProgram& k, const std::vector<std::string>& asserts,
+                                    const std::vector<std::string>& observes = {}) {
   checker::kernel::KernelOptions o;
   o.asserts = asserts;
+  o.observes = observes;
   return checker::kernel::checkKernel(testing::ptxModel(), k, o);
 }
 
@@ -108,10 +110,30 @@ TEST_CASE("the shuffled base of a warp-aggregated atomic is one ticket per warp,
   REQUIRE(r.assertions.size() == 1);
   REQUIRE(r.assertions[0].holds.has_value());  // out[3] is beyond every slot the tickets can reserve
   CHECK(*r.assertions[0].holds);
-  const auto slot = check(k, {"param_1[0]==5"});  // out[0] is one of the reserved slots: not decided here
-  REQUIRE(slot.assertions.size() == 1);
-  CHECK_FALSE(slot.assertions[0].holds.has_value());
-  CHECK(slot.status == checker::kernel::KernelStatus::Unknown);
+}
+
+TEST_CASE("the final values of reserved slots follow the orders of the counter's atomics", "[checker][kernel][tickets]") {
+  // Warp 0 reserves 2 slots (5, 7), warp 1 one (9): out[0..2] is 5,7,9 or 9,5,7.
+  const auto r = check(instantiate(kCompact), {"param_1[0]==5", "param_1[1]!=9 && param_1[2]!=5"}, {"param_1[0]", "param_1[1]", "param_1[2]"});
+  REQUIRE(r.assertions.size() == 2);
+  REQUIRE(r.assertions[0].holds.has_value());
+  CHECK_FALSE(*r.assertions[0].holds);  // 9 when warp 1's atomic comes first
+  REQUIRE(r.assertions[1].holds.has_value());
+  CHECK(*r.assertions[1].holds);
+  REQUIRE(r.observed.size() == 3);
+  CHECK(r.observed[0].values == std::vector<std::string>{"5", "9"});
+  CHECK(r.observed[1].values == std::vector<std::string>{"5", "7"});
+  CHECK(r.observed[2].values == std::vector<std::string>{"7", "9"});
+  CHECK(r.status == checker::kernel::KernelStatus::Ok);
+  CHECK(r.hasFinding());
+}
+
+TEST_CASE("slots written with a value ptxmm does not compute keep their claims undecided", "[checker][kernel][tickets]") {
+  const auto r = check(instantiate(replaced(kCompact, "st.global.u32 [%rd10], %r2;", "st.global.u32 [%rd10], %r6;")), {}, {"param_1[0]"});
+  REQUIRE(r.observed.size() == 1);
+  CHECK_FALSE(r.observed[0].complete);
+  CHECK(r.observed[0].reason.find("stores a value ptxmm does not compute") != std::string::npos);
+  CHECK(r.status == checker::kernel::KernelStatus::Unknown);
 }
 
 TEST_CASE("tickets of two different counters may collide: not race-free", "[checker][kernel][tickets]") {
@@ -162,6 +184,122 @@ TEST_CASE("a ticket drawn in a loop is not one value", "[checker][kernel][ticket
                                    "$L1:\n  atom.global.add.u32 %r20, [%rd7], %r10;\n  setp.eq.s32 %p3, %r20, 0;\n  @%p3 bra $L1;");
   const auto r = check(instantiate(ptx), {});
   CHECK(r.status == checker::kernel::KernelStatus::Unknown);
+}
+
+// nvcc's code for cases/kernels/compact-append-broadcast.cu ("atomicAggInc"): the leader is the lowest kept lane
+// (brev + bfind of the ballot) and the shuffle's member mask is the ballot. Discovering which bytes are written,
+// every load is taken as changing, so the leader is unknown and both sides of `lane == leader` reach the shuffle;
+// that used to end the launch with "warp-collective instructions on two paths".
+const char* const kAggInc = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry append(.param .u64 in, .param .u64 out, .param .u64 count)
+{
+  .reg .pred %p<6>;
+  .reg .b32 %r<22>;
+  .reg .b64 %rd<11>;
+  ld.param.u64 %rd3, [in];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [count];
+  mov.u32 %r8, %tid.x;
+  and.b32 %r1, %r8, 31;
+  cvta.to.global.u64 %rd4, %rd3;
+  mul.wide.u32 %rd5, %r8, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.global.u32 %r2, [%rd6];
+  setp.lt.s32 %p2, %r2, 1;
+  setp.gt.s32 %p3, %r2, 0;
+  mov.u32 %r9, -1;
+  vote.sync.ballot.b32 %r3, %p3, %r9;
+  @%p2 bra $L4;
+  brev.b32 %r11, %r3;
+  bfind.shiftamt.u32 %r5, %r11;
+  setp.ne.s32 %p4, %r1, %r5;
+  mov.u32 %r21, 0;
+  @%p4 bra $L3;
+  popc.b32 %r12, %r3;
+  cvta.to.global.u64 %rd7, %rd2;
+  atom.global.add.u32 %r21, [%rd7], %r12;
+$L3:
+  mov.u32 %r13, 31;
+  shfl.sync.idx.b32 %r14|%p5, %r21, %r5, %r13, %r3;
+  mov.u32 %r15, -1;
+  shl.b32 %r16, %r15, %r1;
+  not.b32 %r17, %r16;
+  and.b32 %r18, %r3, %r17;
+  popc.b32 %r19, %r18;
+  add.s32 %r20, %r14, %r19;
+  cvta.to.global.u64 %rd8, %rd1;
+  mul.wide.s32 %rd9, %r20, 4;
+  add.s64 %rd10, %rd8, %rd9;
+  st.global.u32 [%rd10], %r2;
+$L4:
+  ret;
+}
+)";
+
+TEST_CASE("a leader chosen from a ballot of loaded values: the shuffle is met and its tickets told apart", "[checker][kernel][tickets]") {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("1", "--grid");
+  launch.block = frontend::parseDim3("64", "--block");
+  std::string in = "param_0=int32[64]=0,5,6,7";
+  for (int i = 4; i < 33; ++i) in += ",0";
+  in += ",9,8";  // in[33], in[34]
+  for (const auto& a : {in, std::string("param_1=int32[64]"), std::string("param_2=int32[1]=32")})
+    launch.args.push_back(frontend::parseArgSpec(a));
+  const auto k = frontend::instantiateKernel(kAggInc, "k.ptx", "k.ptx", launch);
+  REQUIRE(k.tickets.size() == 2);
+  const auto r = check(k, {"param_2[0]==37 && param_1[1]==0 && param_1[37]==0"}, {"param_1[32]", "param_1[34]"});
+  CHECK(r.races.empty());
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  REQUIRE(r.observed.size() == 2);
+  CHECK(r.observed[0].values == std::vector<std::string>{"5", "9"});
+  CHECK(r.observed[1].values == std::vector<std::string>{"5", "7"});
+}
+
+// Triton's scalar tl.atomic_add (triton-ticket-slots.ptx): lane 0 does the atomic and shuffles the result to the
+// warp from itself, then stores it. A shuffle from the lane itself is its own register: the residual code copies
+// it, so the stored ticket is a value the engines compute (it used to be opaque).
+const char* const kOwnShuffle = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry tickets(.param .u64 count, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [count];
+  ld.param.u64 %rd5, [out];
+  mov.u32 %r5, %tid.x;
+  and.b32 %r6, %r5, 31;
+  setp.eq.b32 %p1, %r6, 0;
+  mov.b32 %r2, 1;
+  mov.u32 %r1, 0x0;
+  @%p1 atom.global.gpu.acq_rel.add.u32 %r1, [ %rd1 + 0 ], %r2;
+  shfl.sync.idx.b32 %r4, %r1, 0, 31, -1;
+  mov.u32 %r7, %ctaid.x;
+  mad.wide.u32 %rd3, %r7, 4, %rd5;
+  @%p1 st.global.b32 [ %rd3 + 0 ], { %r4 };
+  ret;
+}
+)";
+
+TEST_CASE("a shuffle from the lane itself keeps the value the residual code computes", "[checker][kernel][tickets]") {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("2", "--grid");
+  launch.block = frontend::parseDim3("32", "--block");
+  for (const auto& a : {"param_0=int32[1]", "param_1=int32[2]"}) launch.args.push_back(frontend::parseArgSpec(a));
+  const auto k = frontend::instantiateKernel(kOwnShuffle, "k.ptx", "k.ptx", launch);
+  const auto r = check(k, {"param_1[0]!=param_1[1]"}, {"param_1[0]"});
+  CHECK(r.unknowns.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  REQUIRE(r.observed.size() == 1);
+  CHECK(r.observed[0].values == std::vector<std::string>{"0", "1"});
 }
 
 }  // namespace
