@@ -122,16 +122,25 @@ std::optional<std::int64_t> evaluate(const ValuePtr& e, const std::function<std:
   return r.value;
 }
 
-void collectReads(const ValuePtr& e, std::vector<int>& out) {
-  // The fold's result carries nothing (a char, as std::vector<bool> has no data()).
+namespace {
+
+// Appends the index of every `leafOp` leaf of e (without duplicates); `has` is the kHas* bit that says a subterm
+// holds such leaves. The fold's result carries nothing (a char, as std::vector<bool> has no data()).
+void collectLeaves(const ValuePtr& e, ValueOp leafOp, std::uint8_t has, std::vector<int>& out) {
   fold<char>(
-      e, [](const ValuePtr& p) { return !(p->contains & ValueExpr::kHasRead); },
+      e, [&](const ValuePtr& p) { return !(p->contains & has); },
       [&](const ValuePtr& p) {
-        if (p->op == ValueOp::Read && std::find(out.begin(), out.end(), p->index) == out.end()) out.push_back(p->index);
+        if (p->op == leafOp && std::find(out.begin(), out.end(), p->index) == out.end()) out.push_back(p->index);
         return char{};
       },
       [](const ValuePtr&, const char*) { return char{}; });
 }
+
+}  // namespace
+
+void collectReads(const ValuePtr& e, std::vector<int>& out) { collectLeaves(e, ValueOp::Read, ValueExpr::kHasRead, out); }
+
+void collectRegs(const ValuePtr& e, std::vector<int>& out) { collectLeaves(e, ValueOp::Reg, ValueExpr::kHasReg, out); }
 
 bool containsOpaque(const ValuePtr& e) {
   const auto opaque = [](const ValuePtr& p) { return static_cast<char>(p->op == ValueOp::Opaque); };

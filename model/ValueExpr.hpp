@@ -102,6 +102,8 @@ std::optional<std::int64_t> evaluate(const ValuePtr& e, const std::function<std:
 
 /// Appends the event ids of the Read leaves of e (with duplicates removed).
 void collectReads(const ValuePtr& e, std::vector<int>& out);
+/// Appends the register ids of the Reg leaves of e (with duplicates removed).
+void collectRegs(const ValuePtr& e, std::vector<int>& out);
 
 /// Whether e has an Opaque node: a value (float arithmetic, a clock, a warp collective over loaded values) the
 /// engines evaluate as 0 but nobody knows, so it forces nothing.

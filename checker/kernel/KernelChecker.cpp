@@ -120,7 +120,9 @@ class Checker {
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     decideClaims();
-    for (auto& [key, why] : unknownPairs_) result_.unknowns.push_back(why);
+    // A pair of a group that already has its race changes nothing the report says (one witness per group).
+    for (auto& [key, pair] : unknownPairs_)
+      if (!races_.count(pair.first)) result_.unknowns.push_back(std::move(pair.second));
     if (!result_.unknowns.empty()) result_.status = KernelStatus::Unknown;
     result_.notes.push_back(std::to_string(pairs_) + " conflicting pairs: " + std::to_string(decidedStatically_) +
                             " decided without an engine, " + std::to_string(runner_->engineRuns()) + " slices run, " +
@@ -245,7 +247,7 @@ class Checker {
         ++decidedStatically_;
         return race(kPartialOverlap, a.event, b.event);
       }
-      return unknown(a.event, b.event, "accesses of different sizes overlap and may be ordered: mixed-size accesses are "
+      return unknown(kPartialOverlap, a.event, b.event, "accesses of different sizes overlap and may be ordered: mixed-size accesses are "
                                        "not supported by the engines yet");
     }
     const PairVerdict& v = oracle_->verdict(a.event, b.event);
@@ -262,13 +264,13 @@ class Checker {
     const Instr ia = instructionOf(a.event), ib = instructionOf(b.event);
     const RunSlice* run = sliceContaining(ia, ib);
     if (!run) {
-      if (remaining() < 0) return unknown(a.event, b.event, "the --timeout was spent before this pair was decided");
+      if (remaining() < 0) return unknown(v.kind, a.event, b.event, "the --timeout was spent before this pair was decided");
       std::string why;
       auto slice = builder_->build({a.event, b.event}, {{a.event, b.event}}, {}, options_.slices, why);
-      if (!slice) return unknown(a.event, b.event, why);
+      if (!slice) return unknown(v.kind, a.event, b.event, why);
       run = &remember(std::move(*slice));
     }
-    if (run->answer->status != Status::Ok) return unknown(a.event, b.event, "the engine on its slice: " + run->answer->reason);
+    if (run->answer->status != Status::Ok) return unknown(v.kind, a.event, b.event, "the engine on its slice: " + run->answer->reason);
     const auto wanted = unordered(ia, ib);
     for (const SliceRace& r : run->answer->races)
       if (unordered(kernelInstruction(run->slice, r.first), kernelInstruction(run->slice, r.second)) == wanted)
@@ -329,13 +331,15 @@ class Checker {
     races_.emplace(key, KernelRace{kind, fix, pa, pb});
   }
 
-  void unknown(int a, int b, const std::string& why) {
+  // A pair not decided; `kind` is the race it would be (its group).
+  void unknown(const std::string& kind, int a, int b, const std::string& why) {
     KernelPosition pa = graph_->position(a), pb = graph_->position(b);
     if (std::tie(pb.file, pb.line) < std::tie(pa.file, pa.line)) std::swap(pa, pb);
-    const std::string key = lineOf(pa) + " " + lineOf(pb) + " " + why;
-    unknownPairs_.emplace(key, "the accesses at " + lineOf(pa) + " and " + lineOf(pb) + " (block " + coordinates(pa.block) +
-                                   " thread " + coordinates(pa.thread) + ", block " + coordinates(pb.block) + " thread " +
-                                   coordinates(pb.thread) + "): " + why);
+    const std::string key = lineOf(pa) + " " + lineOf(pb) + " " + kind + " " + why;
+    unknownPairs_.try_emplace(key, groupKey(kind, a, b),
+                              "the accesses at " + lineOf(pa) + " and " + lineOf(pb) + " (block " + coordinates(pa.block) +
+                                  " thread " + coordinates(pa.thread) + ", block " + coordinates(pb.block) + " thread " +
+                                  coordinates(pb.thread) + "): " + why);
   }
 
   static std::string coordinates(const frontend::Dim3& d) {
@@ -639,7 +643,7 @@ class Checker {
   std::deque<RunSlice> ran_;
   std::map<std::pair<int, int>, std::vector<std::size_t>> slicesOf_;  // kept instruction -> slices holding it
   std::map<GroupKey, KernelRace> races_;
-  std::map<std::string, std::string> unknownPairs_;
+  std::map<std::string, std::pair<GroupKey, std::string>> unknownPairs_;  // text -> (group, why)
   std::size_t pairs_ = 0, decidedStatically_ = 0;
 };
 

@@ -124,6 +124,24 @@ std::vector<LoopLiveness::Val> settled(std::vector<LoopLiveness::Val> regs) {
   return regs;
 }
 
+// A register state with its assignment numbers renamed in the order they first appear. A walk only compares
+// them for equality (refine), and numbers every later assignment afresh, so two states with the same canonical
+// form at one node have the same continuations: walking one of them is enough.
+// Registers `live` says are not read again are forgotten first.
+std::vector<LoopLiveness::Val> canonical(std::vector<LoopLiveness::Val> regs, const std::vector<bool>& live) {
+  for (std::size_t r = 0; r < regs.size(); ++r)
+    if (!live[r]) regs[r] = LoopLiveness::Val{};
+  std::map<int, int> renamed;
+  const auto rename = [&](int& def) {
+    if (def >= 0) def = renamed.try_emplace(def, static_cast<int>(renamed.size())).first->second;
+  };
+  for (auto& v : regs) {
+    rename(v.def);
+    rename(v.testDef);
+  }
+  return regs;
+}
+
 }  // namespace
 
 LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values,
@@ -298,6 +316,14 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, std
   std::vector<Regs> out;
   std::vector<std::pair<int, Regs>> work;
   work.emplace_back(0, Regs(tg.regInit.begin(), tg.regInit.end()));
+  // The states walked, by node: paths that meet again in the same state (the exits of a wait loop's unrolled
+  // iterations do, once the registers that held the polled values are no longer read) are walked once, so the
+  // bound counts different states, not paths.
+  std::set<std::pair<int, Regs>> seen;
+  const std::vector<std::vector<bool>>& live = liveBefore(t);
+  const auto fresh = [&](int target, const Regs& regs) {
+    return seen.emplace(target, canonical(regs, live[static_cast<std::size_t>(target)])).second;
+  };
   std::size_t paths = 0;
   int version = 0;  // numbers the assignments, for the tests a branch refines registers by
   while (!work.empty()) {
@@ -334,7 +360,7 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, std
           havoc[static_cast<std::size_t>(r)].def = ++version;
         }
         for (int target : past.exits) {
-          if (target > header) continue;
+          if (target > header || !fresh(target, havoc)) continue;
           if (++paths > kMaxEntryPaths) {
             why = "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it";
             return out;
@@ -344,16 +370,76 @@ std::vector<LoopLiveness::Regs> LoopLiveness::entryStates(int t, int header, std
         continue;
       }
       if (e->target < 0 || e->target > header) continue;  // the end, or past the loop's first header
+      Regs to = next;
+      if (node.branch) refine(to, condition, e == &node.taken);
+      if (!fresh(e->target, to)) continue;
       if (++paths > kMaxEntryPaths) {
         why = "more than " + std::to_string(kMaxEntryPaths) + " paths lead to it";
         return out;
       }
-      Regs to = next;
-      if (node.branch) refine(to, condition, e == &node.taken);
       work.emplace_back(e->target, std::move(to));
     }
   }
   return out;
+}
+
+// Per node of a thread: the registers whose value before the node may still be read (by the node or after it).
+// Nodes are in a topological order and every edge goes forward but the unroll bound's, whose path goes on at the
+// exits of the loop's last unrolled iteration with the registers the loop assigns unknown (pastBound): one
+// backward pass is exact (an exit that is not later counts every register as read).
+// The last thread's answer is kept: its loops ask one after another.
+const std::vector<std::vector<bool>>& LoopLiveness::liveBefore(int t) const {
+  if (liveThread_ == t) return live_;
+  const model::ThreadGraph& tg = k_.graph().threads[static_cast<std::size_t>(t)];
+  const std::size_t regs = tg.registers.size();
+  liveThread_ = t;
+  std::vector<std::vector<bool>>& live = live_;
+  live.assign(tg.nodes.size(), std::vector<bool>(regs, false));
+  std::vector<int> used;
+  const auto use = [&](const model::ValuePtr& term) {
+    if (term) model::value::collectRegs(term, used);
+  };
+  for (std::size_t n = tg.nodes.size(); n-- > 0;) {
+    const model::Node& node = tg.nodes[n];
+    std::vector<bool>& in = live[n];
+    const auto after = [&](int target) {
+      if (target <= static_cast<int>(n)) return in.assign(regs, true);
+      const std::vector<bool>& there = live[static_cast<std::size_t>(target)];
+      for (std::size_t r = 0; r < regs; ++r) in[r] = in[r] || there[r];
+    };
+    for (const model::Edge* e : {&node.next, &node.taken}) {
+      if (e == &node.taken && !node.branch) continue;
+      if (e->target >= 0) after(e->target);
+      if (e->target != model::Edge::kBound) continue;
+      if (e->backEdgeOf < 0) {
+        in.assign(regs, true);
+        continue;
+      }
+      const PastBound past = pastBound(t, e->backEdgeOf, node.iteration[static_cast<std::size_t>(e->backEdgeOf)]);
+      std::vector<bool> beyond(regs, false);
+      std::swap(in, beyond);
+      for (int target : past.exits) after(target);
+      for (int r : past.changed) in[static_cast<std::size_t>(r)] = false;
+      for (std::size_t r = 0; r < regs; ++r) in[r] = in[r] || beyond[r];
+    }
+    for (const auto& assign : node.assigns) in[static_cast<std::size_t>(assign.first)] = false;
+    used.clear();
+    for (const auto& assign : node.assigns) use(assign.second);
+    use(node.branch);
+    for (int id : node.events) {
+      const model::Event& ev = k_.event(id);
+      use(ev.value);
+      use(ev.existsIf);
+      use(ev.assume);
+      if (ev.barrier) {
+        use(ev.barrier->id);
+        use(ev.barrier->count);
+        use(ev.barrier->quorum);
+      }
+    }
+    for (int r : used) in[static_cast<std::size_t>(r)] = true;
+  }
+  return live;
 }
 
 LoopLiveness::PastBound LoopLiveness::pastBound(int t, int loop, int iteration) const {

@@ -148,6 +148,8 @@ class LoopLiveness {
   /// What a path that runs loop `loop` beyond its unrolled iterations (the last unrolled one is `iteration`)
   /// leaves it with: which registers may differ, and where it goes.
   PastBound pastBound(int thread, int loop, int iteration) const;
+  /// Per node of the thread: which registers' values before it may still be read.
+  const std::vector<std::vector<bool>>& liveBefore(int thread) const;
   /// The register states at the first header of loop `loop` nested in another loop: what they are there in any
   /// iteration of the enclosing loops (empty with `why` set when that is not known).
   std::vector<Regs> nestedEntries(int thread, int loop, const Reads& read, std::string& why) const;
@@ -191,6 +193,8 @@ class LoopLiveness {
   std::function<const PairVerdict&(int, int)> pair_;
   std::map<std::pair<int, int>, bool> retries_;  // (thread, loop) -> retries()
   std::function<bool(int, int)> endsBy_;
+  mutable int liveThread_ = -1;                   // the thread live_ is for (liveBefore)
+  mutable std::vector<std::vector<bool>> live_;
 };
 
 }  // namespace ptxmm::checker::kernel

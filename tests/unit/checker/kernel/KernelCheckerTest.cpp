@@ -413,3 +413,26 @@ TEST_CASE("claims name global buffers and elements inside them", "[checker][kern
   o.asserts = {"out[0] = 0"};
   CHECK_THROWS_WITH(testing::checkLaunch(reduction(true), o), Catch::Contains("--assert:1:8: error: expected a comparison"));
 }
+
+TEST_CASE("a pair left undecided in a group that already has its race does not make the launch unknown", "[checker][kernel]") {
+  // Thread 0 stores x_0 (and y_0 first); threads 1 and 2 load x_0 at the same line. Thread 2 surely loads: a race
+  // decided without an engine. Thread 1 (whose pair comes first) loads only after it read y_0 as 1,
+  // so its pair needs a slice — which a one-thread slice limit refuses. Same lines, same kind: the group is
+  // reported once either way, so that pair changes nothing; a pair of another group would still be UNKNOWN.
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {3, 1, 1};
+  l.init = {"x_0 = 0", "y_0 = 0", "z_0 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.tid.x == 0) return {"st.relaxed.gpu y_0, 1", "mov r5, 0", "st.weak x_0, 1", "SKIP:"};
+    if (k.tid.x == 2) return {"ld.relaxed.gpu r1, z_0", "mov r5, 0", "ld.weak r0, x_0", "SKIP:"};
+    return {"ld.relaxed.gpu r1, y_0", "beq r1, 0, SKIP", "ld.weak r0, x_0", "SKIP:"};
+  };
+  checker::kernel::KernelOptions options;
+  options.slices.maxThreads = 1;
+  const KernelResult r = testing::checkLaunch(l, options);
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.races.size() == 1);
+  CHECK(r.unknowns.empty());
+  CHECK(r.status == KernelStatus::Ok);
+}

@@ -350,3 +350,32 @@ TEST_CASE("a loop after a loop that counts its polls is decided when it does not
   INFO((hangs.unknowns.empty() ? std::string("no unknowns") : hangs.unknowns.front()));
   CHECK(spinHangs(hangs) >= 1);
 }
+
+// Block 0 sets flag_0..flag_3; block 1 waits for each in turn (an mbarrier pipeline's shape: one wait per stage),
+// then waits in loop E until flag_0 reads 1 again — or, with `dependsOnCount`, while the number of polls loop A
+// counted in r1 is 5. The paths into E multiply with every earlier loop (each leaves from any of its unrolled
+// iterations), but once their polled values are no longer read they reach E in the same few states.
+TestLaunch waitsInTurn(bool dependsOnCount) {
+  return oneThreadPerBlock(2, {"flag_0 = 0", "flag_1 = 0", "flag_2 = 0", "flag_3 = 0"},
+                           [dependsOnCount](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.cta == 0)
+      return {"st.relaxed.gpu flag_0, 1", "st.relaxed.gpu flag_1, 1", "st.relaxed.gpu flag_2, 1", "st.relaxed.gpu flag_3, 1"};
+    return {"mov r1, 0", "LA:", "ld.relaxed.gpu r0, flag_0", "add r1, r1, 1", "beq r0, 0, LA",
+            "LB:", "ld.relaxed.gpu r0, flag_1", "beq r0, 0, LB",
+            "LC:", "ld.relaxed.gpu r0, flag_2", "beq r0, 0, LC",
+            "LD:", "ld.relaxed.gpu r0, flag_3", "beq r0, 0, LD",
+            "LE:", "ld.relaxed.gpu r2, flag_0", dependsOnCount ? "beq r1, 5, LE" : "beq r2, 0, LE"};
+  });
+}
+
+TEST_CASE("a wait after several waits is decided: paths that meet in the same live registers are walked once", "[checker][kernel][liveness]") {
+  const KernelResult ends = testing::checkLaunch(waitsInTurn(false));
+  INFO((ends.unknowns.empty() ? std::string("no unknowns") : ends.unknowns.front()));
+  CHECK(ends.status == KernelStatus::Ok);
+  CHECK(ends.hangs.empty());
+  // r1 is still read in loop E: the states that differ in it stay apart, and E may spin for ever.
+  const KernelResult count = testing::checkLaunch(waitsInTurn(true));
+  INFO((count.unknowns.empty() ? std::string("no unknowns") : count.unknowns.front()));
+  CHECK(count.status != KernelStatus::Ok);
+  CHECK(spinHangs(count) + loopsNotDecided(count) >= 1);
+}
