@@ -116,6 +116,16 @@ class Checker {
                           [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); }, *builder_, *runner_,
                           options_.slices, [this] { return remaining(); });
     if (locks_) liveness.endsBy([this](int t, int l) { return locks_->acquireEnds(t, l); });
+    // Hang witnesses from schedules: the argument that a schedule is an execution is the bundled model's.
+    if (options_.mayOrderShortcut) liveness.spinsBy([this](int t, int l) -> std::optional<std::string> {
+      if (!spins_) {
+        if (!explorer_) explorer_.emplace(*graph_);
+        spins_ = explorer_->spinsForever(scheduleDeadline());
+      }
+      const auto it = spins_->find({t, l});
+      if (it == spins_->end()) return std::nullopt;
+      return "a sequentially consistent schedule of the launch (" + it->second + ")";
+    });
     liveness.check(result_.hangs, result_.unknowns, &endingLoops_);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
@@ -530,6 +540,12 @@ class Checker {
     return std::nullopt;
   }
 
+  // A bounded share of the time for one use of the schedules: a spin that never sleeps runs each schedule to its
+  // step bound, and the model's replays are slow on many pairwise strong accesses (SC-per-location's cliques).
+  model::Deadline scheduleDeadline() const {
+    return deadline_.earliest(model::Deadline::after(remaining() > 0 ? remaining() / 4 : kScheduleSeconds));
+  }
+
   // A counterexample to `claim` from one schedule of the whole launch, for a claim the static values and the slices
   // leave undecided: a sequentially consistent one (ScheduleExplorer.hpp), else one with a stale read that the model
   // accepts on replay (WeakWitness.hpp). The elements' values and how the execution was found. The argument that
@@ -551,9 +567,7 @@ class Checker {
     const auto breaks = [&](const std::vector<std::int64_t>& memory) {
       return !evaluateClaim(claim, [&](const ElementRef& e) { return value(memory, e); });
     };
-    // A bounded share of the time: a spin that never sleeps runs each schedule to its step bound, and the model's
-    // replays are slow on many pairwise strong accesses (SC-per-location's cliques).
-    const model::Deadline until = deadline_.earliest(model::Deadline::after(remaining() > 0 ? remaining() / 4 : kScheduleSeconds));
+    const model::Deadline until = scheduleDeadline();
     std::string how = "a sequentially consistent schedule (";
     auto x = explorer_->find(breaks, until);
     if (!x) {
@@ -639,7 +653,8 @@ class Checker {
   std::optional<SpinLocks> locks_;
   std::optional<SliceBuilder> builder_;
   std::optional<SliceRunner> runner_;
-  std::optional<ScheduleExplorer> explorer_;  // built when a claim first needs it
+  std::optional<ScheduleExplorer> explorer_;  // built when a claim or a loop first needs it
+  std::optional<std::map<std::pair<int, int>, std::string>> spins_;  // ScheduleExplorer::spinsForever, once
   std::deque<RunSlice> ran_;
   std::map<std::pair<int, int>, std::vector<std::size_t>> slicesOf_;  // kept instruction -> slices holding it
   std::map<GroupKey, KernelRace> races_;

@@ -157,23 +157,36 @@ void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string
     KernelPosition at;
   };
   std::map<std::pair<int, std::string>, Stuck> stuck;  // (PTX line of the loop, what they read) -> threads
-  std::set<std::string> undecided;
+  std::map<std::string, int> undecided;  // why -> the PTX line of the loop
+  std::map<int, std::string> witnessed;  // PTX line of a loop -> how a schedule shows it spin for ever
   for (std::size_t t = 0; t < g.threads.size(); ++t)
     for (std::size_t l = 0; l < g.threads[t].loops.size(); ++l) {
       // Nested waits of many threads take a while: stop at the --timeout, with what is left UNKNOWN.
-      const Outcome o = remaining_() < 0 ? Outcome{Verdict::Unknown, "the --timeout was spent before it was decided"}
-                                         : checkLoop(static_cast<int>(t), static_cast<int>(l));
+      Outcome o = remaining_() < 0 ? Outcome{Verdict::Unknown, "the --timeout was spent before it was decided"}
+                                   : checkLoop(static_cast<int>(t), static_cast<int>(l));
       const KernelPosition at = k_.loopPosition(static_cast<int>(t), static_cast<int>(l));
+      if (o.verdict == Verdict::Unknown && spinsBy_)
+        if (const auto how = spinsBy_(static_cast<int>(t), static_cast<int>(l))) {
+          // One text per loop (the first schedule that shows it), so that its threads are reported together.
+          const auto text = witnessed.try_emplace(at.ptxLine, "may spin forever: in " + *how +
+                                                                   " it comes back to the loop's head with nothing changed").first;
+          o = {Verdict::Hangs, text->second};
+        }
       if (o.verdict == Verdict::Hangs) {
         Stuck& s = stuck[{at.ptxLine, o.detail}];
         if (s.threads.empty()) s.at = at;
         s.threads.push_back(static_cast<int>(t));
       }
-      if (o.verdict == Verdict::Unknown) undecided.insert("whether the loop ending at " + lineOf(at) + " always ends: " + o.detail);
+      if (o.verdict == Verdict::Unknown)
+        undecided.emplace("whether the loop ending at " + lineOf(at) + " always ends: " + o.detail, at.ptxLine);
       if (o.verdict == Verdict::Ends && ends) ends->emplace(static_cast<int>(t), static_cast<int>(l));
     }
   for (const auto& [key, s] : stuck) hangs.push_back({"spin loop never ends", k_.threadRange(s.threads) + " " + key.second, s.at});
-  unknowns.insert(unknowns.end(), undecided.begin(), undecided.end());
+  // A loop some thread is shown to spin in for ever does not always end, whatever other threads' instances do.
+  std::set<int> hung;
+  for (const auto& entry : stuck) hung.insert(entry.first.first);
+  for (const auto& [why, ptxLine] : undecided)
+    if (!hung.count(ptxLine)) unknowns.push_back(why);
 }
 
 LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {

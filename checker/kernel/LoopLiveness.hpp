@@ -78,6 +78,9 @@ class LoopLiveness {
 
   /// Loops `ends(thread, loop)` proves to end by another argument (spin locks, SpinLocks.hpp) are not judged here.
   void endsBy(std::function<bool(int, int)> ends) { endsBy_ = std::move(ends); }
+  /// A loop left undecided that `spins(thread, loop)` shows never ends in some execution (a schedule's witness,
+  /// named by what it returns) is a hang.
+  void spinsBy(std::function<std::optional<std::string>(int, int)> spins) { spinsBy_ = std::move(spins); }
   /// Decides every loop of the launch: hangs are added to `hangs`, what stays undecided to `unknowns`, and the
   /// loops that always end, as (thread, loop), to `ends` when given.
   void check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends = nullptr);
@@ -193,6 +196,7 @@ class LoopLiveness {
   std::function<const PairVerdict&(int, int)> pair_;
   std::map<std::pair<int, int>, bool> retries_;  // (thread, loop) -> retries()
   std::function<bool(int, int)> endsBy_;
+  std::function<std::optional<std::string>(int, int)> spinsBy_;
   mutable int liveThread_ = -1;                   // the thread live_ is for (liveBefore)
   mutable std::vector<std::vector<bool>> live_;
 };

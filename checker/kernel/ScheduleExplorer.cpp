@@ -46,14 +46,15 @@ class Execution {
     }
   }
 
-  // Runs the strategy to the end; false when the schedule is dropped.
-  bool run(const ScheduleExplorer::Strategy& s, const model::Deadline& deadline) {
+  enum class End : std::uint8_t { Complete, Stuck, Dropped };
+  // Runs the strategy to its end: every thread exited, or none can run (stuck), or the schedule is dropped.
+  End run(const ScheduleExplorer::Strategy& s, const model::Deadline& deadline) {
     const std::size_t bound = kStepsPerThread * std::max<std::size_t>(1, threads_.size());
     std::mt19937 random(s.seed);
     std::size_t next = 0;  // round robin: the next position in the order
     std::vector<int> runnable;
     for (std::size_t steps = 0;; ++steps) {
-      if (steps > bound || ((steps & 4095) == 0 && deadline.passed())) return false;
+      if (steps > bound || ((steps & 4095) == 0 && deadline.passed())) return End::Dropped;
       int chosen = -1;
       if (s.seed) {
         runnable.clear();
@@ -69,9 +70,24 @@ class Execution {
           }
         }
       }
-      if (chosen < 0) return std::all_of(threads_.begin(), threads_.end(), [](const ThreadState& t) { return t.exited; });
-      if (!step(chosen)) return false;
+      if (dropped_) return End::Dropped;
+      if (chosen < 0)
+        return std::all_of(threads_.begin(), threads_.end(), [](const ThreadState& t) { return t.exited; }) ? End::Complete
+                                                                                                              : End::Stuck;
+      if (!step(chosen)) return End::Dropped;
     }
+  }
+
+  // In a stuck schedule: the threads asleep in a spin, with the loop (index in the thread's loops) they spin in.
+  std::vector<std::pair<int, int>> spinning() const {
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+      if (!threads_[t].asleep) continue;
+      const auto& loops = g_.threads[t].loops;
+      for (std::size_t l = 0; l < loops.size(); ++l)
+        if (loops[l].header == threads_[t].spinInstr) out.emplace_back(static_cast<int>(t), static_cast<int>(l));
+    }
+    return out;
   }
 
   ScheduledExecution result(std::string schedule) && {
@@ -423,8 +439,30 @@ std::optional<ScheduledExecution> ScheduleExplorer::run(std::size_t schedule, co
   if (!unsupported_.empty() || schedule >= strategies_.size()) return std::nullopt;
   Execution x(k_, domainThreads_);
   x.staleRead(staleRead);
-  if (!x.run(strategies_[schedule], deadline)) return std::nullopt;
+  if (x.run(strategies_[schedule], deadline) != Execution::End::Complete) return std::nullopt;
   return std::move(x).result(strategies_[schedule].name);
+}
+
+std::map<std::pair<int, int>, std::string> ScheduleExplorer::spinsForever(const model::Deadline& deadline) const {
+  std::map<std::pair<int, int>, std::string> out;
+  if (!unsupported_.empty()) return out;
+  const model::EventGraph& g = k_.graph();
+  // A loop whose iteration has a barrier would, repeated, wait there for threads that are stuck themselves: the
+  // thread still never leaves it, but the repetition argument below does not say so; such loops are left out.
+  const auto barrierFree = [&](int t, int l) {
+    for (const model::Node& node : g.threads[static_cast<std::size_t>(t)].nodes)
+      if (node.iteration[static_cast<std::size_t>(l)] >= 0)
+        for (int e : node.events)
+          if (g.events[static_cast<std::size_t>(e)].barrier) return false;
+    return true;
+  };
+  for (std::size_t s = 0; s < strategies_.size() && !deadline.passed(); ++s) {
+    Execution x(k_, domainThreads_);
+    if (x.run(strategies_[s], deadline) != Execution::End::Stuck) continue;
+    for (const auto& spin : x.spinning())
+      if (!out.count(spin) && barrierFree(spin.first, spin.second)) out.emplace(spin, strategies_[s].name);
+  }
+  return out;
 }
 
 std::optional<ScheduledExecution> ScheduleExplorer::find(const std::function<bool(const std::vector<std::int64_t>&)>& wanted,

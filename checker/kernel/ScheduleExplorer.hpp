@@ -71,6 +71,14 @@ class ScheduleExplorer {
   /// `staleRead` k >= 0, the k-th plain read of the schedule returns the write before the latest one of its
   /// location instead (not sequentially consistent: only a witness the model accepts may be reported).
   std::optional<ScheduledExecution> run(std::size_t schedule, const model::Deadline& deadline, int staleRead = -1) const;
+  /// Loops some thread never leaves, as (thread, loop index) -> the schedule that shows it: a schedule that gets
+  /// stuck — no thread can run, some have not exited — with the thread asleep in a spin (back at the loop's head
+  /// with the registers of its last visit, no write having changed memory since). Its next iteration is then the
+  /// same as the last (a node's effects are terms over the registers and the memory it reads), and so is every one
+  /// after it: repeating it for ever extends the schedule to an infinite execution the model permits (the argument
+  /// above; every thread that can run does — the others exited or wait at a barrier that cannot complete), in
+  /// which the loop never ends. Loops with a barrier in their iteration are left out.
+  std::map<std::pair<int, int>, std::string> spinsForever(const model::Deadline& deadline) const;
   /// How many directed schedules there are.
   std::size_t scheduleCount() const { return strategies_.size(); }
 

@@ -2,6 +2,9 @@
 // engine, every final memory a schedule reaches is a final state the engine permits on the whole launch; at 64
 // threads, beyond the slice bound, a lost update, a barrier-less warp tail and an mbarrier arrival before its store
 // fail their claims with a schedule's witness; a claim that holds is never reported failing; what the argument does not cover is declined.
+// A schedule that gets stuck with a thread asleep in a spin is a hang witness: a lock one holder never releases
+// spins for ever (the engine's fair liveness on the whole launch agrees), a released lock and a poll that changes
+// memory while it waits never do.
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -197,4 +200,55 @@ TEST_CASE("what sequentially consistent schedules do not cover is declined", "[c
   const ScheduleExplorer x(g);
   CHECK(x.unsupported().find("fence.proxy.async") != std::string::npos);
   CHECK_FALSE(x.find([](const std::vector<std::int64_t>&) { return true; }, {}));
+}
+
+namespace {
+
+// Each of `threads` threads takes lock_0 with a CAS loop, adds 1 to count_0 and releases the lock — all but
+// thread 1 when `oneKeeps` (it keeps the lock: whoever comes after it spins for ever).
+TestLaunch casLock(int threads, bool oneKeeps) {
+  return {{1, 1, 1}, {threads, 1, 1}, 1, {"lock_0 = 0", "count_0 = 0"}, [oneKeeps](const frontend::KernelThread& k) -> std::vector<std::string> {
+            std::vector<std::string> c{"SPIN:", "atom.relaxed.gpu.cas r1, lock_0, 0, 1", "bne r1, 0, SPIN", "fence.sc.gpu",
+                                       "atom.relaxed.gpu.add r2, count_0, 1", "fence.sc.gpu"};
+            if (!(oneKeeps && k.tid.x == 1)) c.push_back("atom.relaxed.gpu.exch r3, lock_0, 0");
+            return c;
+          }};
+}
+
+std::map<std::pair<int, int>, std::string> spins(const TestLaunch& l) {
+  const frontend::KernelProgram kp = testing::makeKernel(l);
+  const checker::kernel::KernelGraph g(kp, 2);
+  return ScheduleExplorer(g).spinsForever({});
+}
+
+}  // namespace
+
+TEST_CASE("a schedule stuck with a thread asleep in its spin shows a loop that never ends", "[checker][kernel][schedules][liveness]") {
+  const auto kept = spins(casLock(2, true));
+  // Thread 1 takes the lock first in the descending schedule and keeps it: thread 0 spins for ever.
+  REQUIRE(kept.count({0, 0}) == 1);
+  CHECK(kept.count({1, 0}) == 0);  // thread 1's loop ends in every schedule that gets stuck
+  // The engine's fair liveness on the whole launch agrees that the launch can hang.
+  checker::RunOptions o;
+  o.liveness = true;
+  const checker::TestResult whole = checker::checkProgram(testing::ptxModel(), testing::makeKernel(casLock(2, true)).program, o);
+  REQUIRE(whole.status == checker::Status::Ok);
+  REQUIRE(whole.liveness);
+  REQUIRE(whole.liveness->decided);
+  CHECK_FALSE(whole.liveness->terminates);
+  // Through the checker: a hang at the loop, nothing left undecided.
+  const auto r = testing::checkLaunch(casLock(4, true));
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.hangs.size() == 1);
+  CHECK(r.unknowns.empty());
+}
+
+TEST_CASE("a released lock and a poll that changes memory while it waits are never shown to spin for ever", "[checker][kernel][schedules][liveness]") {
+  CHECK(spins(casLock(4, false)).empty());
+  // Thread 1 polls flag_0 with atom.add 1 (each poll changes memory: it never sleeps) until thread 0 sets it.
+  const TestLaunch poll{{1, 1, 1}, {2, 1, 1}, 1, {"flag_0 = 0"}, [](const frontend::KernelThread& k) -> std::vector<std::string> {
+                          if (k.tid.x == 0) return {"atom.relaxed.gpu.exch r0, flag_0, 1000"};
+                          return {"SPIN:", "atom.relaxed.gpu.add r0, flag_0, 1", "blt r0, 1000, SPIN"};
+                        }};
+  CHECK(spins(poll).empty());
 }
