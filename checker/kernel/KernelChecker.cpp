@@ -231,6 +231,9 @@ class Checker {
     if (!graph_->unconditional(e) || (graph_->afterLoop(e) && !loopsEnd) || graph_->inLoop(e) || phases_->unreachable(e))
       return false;
     const model::Event& ev = graph_->event(e);
+    // The write half of a compare-and-swap happens only when its compare succeeds (an acquire wait's marker only
+    // when the wait does): not surely, whatever its node does.
+    if (ev.existsIf) return false;
     const auto& nodes = graph_->graph().threads[static_cast<std::size_t>(ev.thread)].nodes;
     for (int n = 0; n < ev.node; ++n)
       for (int x : nodes[static_cast<std::size_t>(n)].events) {

@@ -436,3 +436,28 @@ TEST_CASE("a pair left undecided in a group that already has its race does not m
   CHECK(r.unknowns.empty());
   CHECK(r.status == KernelStatus::Ok);
 }
+
+TEST_CASE("the write half of a compare-and-swap that can never succeed races with nothing", "[checker][kernel]") {
+  // x_0 is 0 and nobody writes 1: thread 0's CAS(1 -> 2) never writes, so thread 1's weak load of x_0 conflicts with
+  // no write. Taking the write half as surely happening reported a race without an engine.
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"x_0 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.tid.x == 0) return {"atom.relaxed.gpu.cas r0, x_0, 1, 2"};
+    return {"ld.weak r1, x_0"};
+  };
+  const KernelResult r = testing::checkLaunch(l);
+  INFO((r.unknowns.empty() ? std::string("no unknowns") : r.unknowns.front()));
+  CHECK(r.races.empty());
+  CHECK(r.unknowns.empty());
+  CHECK_FALSE(testing::wholeLaunchRaces(l));
+  // With a compare that succeeds on the initial value, the race is there (the engine on its slice finds it).
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    if (k.tid.x == 0) return {"atom.relaxed.gpu.cas r0, x_0, 0, 2"};
+    return {"ld.weak r1, x_0"};
+  };
+  CHECK(testing::checkLaunch(l).races.size() == 1);
+  CHECK(testing::wholeLaunchRaces(l));
+}
