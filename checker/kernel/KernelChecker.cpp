@@ -432,7 +432,7 @@ class Checker {
       ranges.push_back({bufferOf(e), e.index * bytes, (e.index + 1) * bytes});
     }
     std::string slotsWhy;
-    if (const auto slots = tickets_->slotStates(ranges, slotsWhy)) {
+    if (const auto slots = tickets_->slotStates(ranges, [this](int a, int b) { return mayOrderAround(a, b); }, slotsWhy)) {
       if (!floating.empty()) {
         out.unknown = floating;
         return out;
@@ -541,6 +541,21 @@ class Checker {
     if (const auto v = finals_->finalValue(graph_->graph().locationNames.at(static_cast<std::size_t>(location)).second)) return v;
     seeds.insert(seeds.end(), writes.begin(), writes.end());
     return std::nullopt;
+  }
+
+  // Whether something may order RMW a before RMW b of another thread other than their own location's reads-from:
+  // an event after a in its thread that may reach an event before b's instruction in its thread (MayOrder). Two
+  // RMWs of one thread are ordered by po; without the may-order graph (another --model) anything may be.
+  bool mayOrderAround(int a, int b) {
+    const model::Event &ea = graph_->event(a), &eb = graph_->event(b);
+    if (!order_ || ea.thread == eb.thread) return true;
+    const int events = static_cast<int>(graph_->graph().events.size()), first = static_cast<int>(graph_->graph().initCount());
+    int after = -1, before = -1;
+    for (int e = a + 1; e < events && after < 0; ++e)
+      if (graph_->event(e).thread == ea.thread) after = e;
+    for (int e = b - 1; e >= first && before < 0; --e)
+      if (graph_->event(e).thread == eb.thread && graph_->event(e).node != eb.node) before = e;
+    return after >= 0 && before >= 0 && order_->reaches(after, before);
   }
 
   // A bounded share of the time for one use of the schedules: a spin that never sleeps runs each schedule to its

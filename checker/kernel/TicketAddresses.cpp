@@ -171,6 +171,7 @@ std::int64_t TicketAddresses::initial(int buffer, std::int64_t offset, int size)
 }
 
 std::optional<std::vector<std::vector<std::int64_t>>> TicketAddresses::slotStates(const std::vector<Element>& elements,
+                                                                                  const std::function<bool(int, int)>& mayOrder,
                                                                                   std::string& why) const {
   constexpr std::size_t kMaxOrders = 40320;  // 8! orders of one counter's RMWs
   const auto& kernel = graph_.kernel();
@@ -224,6 +225,14 @@ std::optional<std::vector<std::vector<std::int64_t>>> TicketAddresses::slotState
     if (g == groups.end()) groups.push_back({t});
     else g->push_back(t);
   }
+  // Every order of a counter's RMWs must be permitted: none of them may be ordered before another.
+  for (const auto& g : groups)
+    for (std::size_t x : g)
+      for (std::size_t y : g)
+        if (x != y && mayOrder(rmw_[x], rmw_[y]))
+          return fail("the atomics at " + lineOf(graph_.position(rmw_[x])) + " and " + lineOf(graph_.position(rmw_[y])) +
+                      " may be ordered (a barrier or synchronisation between them): not every order of their counter's "
+                      "RMWs is permitted, so its slots' final values are not enumerated");
   std::size_t orders = 1;
   for (auto& g : groups) {
     std::sort(g.begin(), g.end());

@@ -22,8 +22,10 @@
 // Final values of the elements decided writes reach (slotStates): when every RMW of the counters involved is
 // performed in every complete execution and every write reaching the elements is a store of a constant reached
 // on every path of its thread, each order of each counter's RMWs fixes every ticket, hence which store lands on
-// which element. Every order is permitted by the slice made of the counters' RMWs alone (no causality can order
-// them there), so the values are exact in the sense every slice result is (SliceBuilder.hpp).
+// which element. Every order is permitted only when nothing but the counter's own reads-from can order two of
+// the RMWs (program order, a barrier, synchronisation through other locations: MayOrder.hpp finds no path from
+// after one to before the other); otherwise (a __syncthreads between two threads' atomicAdds fixes who gets
+// which ticket) the slots are not enumerated.
 #pragma once
 
 #include <functional>
@@ -52,7 +54,10 @@ class TicketAddresses {
   };
   /// The permitted final values of `elements` (canonical at their size, one vector per state) when decided ticket
   /// writes reach some of them; nullopt when none does (`why` empty) or when they cannot be enumerated (`why`).
-  std::optional<std::vector<std::vector<std::int64_t>>> slotStates(const std::vector<Element>& elements, std::string& why) const;
+  /// `mayOrder(a, b)`: whether something other than their location's reads-from may order RMW a before RMW b.
+  std::optional<std::vector<std::vector<std::int64_t>>> slotStates(const std::vector<Element>& elements,
+                                                                   const std::function<bool(int, int)>& mayOrder,
+                                                                   std::string& why) const;
 
  private:
   struct Bounds {

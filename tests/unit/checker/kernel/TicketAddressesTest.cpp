@@ -304,3 +304,72 @@ TEST_CASE("a shuffle from the lane itself keeps the value the residual code comp
 
 }  // namespace
 }  // namespace ptxmm
+
+namespace ptxmm {
+namespace {
+
+// Thread 0 takes a ticket from param_0[0] and stores 1 into param_1[ticket]; then (with the barrier, after a
+// bar.sync) thread 32 does the same with 2. The barrier orders the two atomics: thread 0's ticket is 0.
+std::string orderedTickets(bool barrier) {
+  return std::string(R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 count, .param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<9>;
+  ld.param.u64 %rd1, [count];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra $L1;
+  atom.global.add.u32 %r2, [%rd3], 1;
+  mul.wide.s32 %rd5, %r2, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  mov.u32 %r3, 1;
+  st.global.u32 [%rd6], %r3;
+$L1:
+)") + (barrier ? "  bar.sync 0;\n" : "") + R"(
+  setp.ne.s32 %p2, %r1, 32;
+  @%p2 bra $L2;
+  atom.global.add.u32 %r4, [%rd3], 1;
+  mul.wide.s32 %rd7, %r4, 4;
+  add.s64 %rd8, %rd4, %rd7;
+  mov.u32 %r5, 2;
+  st.global.u32 [%rd8], %r5;
+$L2:
+  ret;
+}
+)";
+}
+
+frontend::KernelProgram instantiateOrdered(bool barrier) {
+  frontend::LaunchConfig launch;
+  launch.grid = frontend::parseDim3("1", "--grid");
+  launch.block = frontend::parseDim3("64", "--block");
+  for (const auto& a : {std::string("param_0=int32[1]"), std::string("param_1=int32[2]")})
+    launch.args.push_back(frontend::parseArgSpec(a));
+  return frontend::instantiateKernel(orderedTickets(barrier), "k.ptx", "k.ptx", launch);
+}
+
+}  // namespace
+
+TEST_CASE("slots of atomics a barrier orders are not taken from every order of the counter", "[checker][kernel][tickets]") {
+  // With the barrier, thread 0 always gets ticket 0: out[0] == 1 holds, and must never be reported failing.
+  const auto ordered = check(instantiateOrdered(true), {"param_1[0]==1 && param_1[1]==2"});
+  REQUIRE(ordered.assertions.size() == 1);
+  CHECK(ordered.assertions[0].holds != false);
+  // Without it either thread may come first: both orders are permitted, and the claim fails.
+  const auto free = check(instantiateOrdered(false), {"param_1[0]==1 && param_1[1]==2"}, {"param_1[0]"});
+  REQUIRE(free.assertions.size() == 1);
+  REQUIRE(free.assertions[0].holds.has_value());
+  CHECK_FALSE(*free.assertions[0].holds);
+  REQUIRE(free.observed.size() == 1);
+  CHECK(free.observed[0].values == std::vector<std::string>{"1", "2"});
+}
+
+}  // namespace ptxmm
