@@ -422,6 +422,17 @@ class Checker {
           return out;
         }
       }
+    // Nor when a read of the launch may read such a write: the value it carries into the elements is not known.
+    for (std::size_t i = 0; i < kernel_.symbolic.size(); ++i) {
+      const auto& a = kernel_.symbolic[i];
+      if (!a.write || tickets_->undecided(i).empty()) continue;
+      for (const KernelAccess& r : graph_->accesses())
+        if (!r.write && std::find(a.buffers.begin(), a.buffers.end(), r.buffer) != a.buffers.end()) {
+          out.unknown = "the read at " + lineOf(graph_->position(r.event)) + " may read what the access at " +
+                        lineOf(graph_->originPosition(a.thread, a.origin)) + " writes, whose address ptxmm does not compute";
+          return out;
+        }
+    }
     // Elements that decided ticket-addressed stores may reach take their values from the tickets' orders.
     std::vector<TicketAddresses::Element> ranges;
     std::string floating;
