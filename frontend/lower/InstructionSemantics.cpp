@@ -618,6 +618,11 @@ void Emitter::bulkCopy(AsyncRecord& r) {
   // Completion is followed by an implicit async->generic proxy fence [§2.10, §4.7].
   r.implicitFence = implicitFence(stored);
   if (in_.bulk == BulkKind::SharedToGlobal || in_.bulk == BulkKind::TensorStore) {
+    // A `.read` wait retires the reads alone, and the source may be reused after it (PTX ISA,
+    // cp.async.bulk.wait_group: "completed reading from their source locations"): the completion of the reads is
+    // followed by the implicit async->generic proxy fence too, so a generic write of the source after the wait is
+    // ordered after the copy's async-proxy read [§2.10 C3, §4.7].
+    r.reads.push_back(implicitFence(r.reads));
     r.kind = AsyncKind::BulkGroup;
     r.marker = addEvent(tagBit(Tag::GD) | tagBit(Tag::AS), nullptr);
     for (int a : r.accesses) order(ctx_.graph.adone, a, r.marker);

@@ -60,6 +60,36 @@ TEST_CASE("without a proxy fence, or with one for another state space, the bulk 
   }
 }
 
+// The tile of a TMA-store epilogue reused after the copy's reads are retired: one thread stores the tile, fences
+// the async proxy, bulk-stores it and writes the tile again (the next tile) after `cp.async.bulk.wait_group.read
+// 0`. The read completion is followed by the implicit async->generic proxy fence (spec §4.7, §2.10 C3), so the
+// copy's async read is ordered before the reuse for the engine on the whole launch as for the kernel checker;
+// without the wait neither orders them (a race, different proxies).
+TestLaunch tileReuse(bool waitRead) {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {1, 1, 1};
+  l.init = {"tile_0 @ shared cta 0 = 0", "out_0 = 0"};
+  l.code = [=](const frontend::KernelThread&) -> std::vector<std::string> {
+    std::vector<std::string> c{"st.shared.u32 [tile_0], 5", "fence.proxy.async.shared::cta",
+                               "cp.async.bulk.global.shared::cta.bulk_group [out_0], [tile_0], 4", "cp.async.bulk.commit_group"};
+    if (waitRead) c.push_back("cp.async.bulk.wait_group.read 0");
+    c.push_back("st.shared.u32 [tile_0], 7");
+    return c;
+  };
+  return l;
+}
+
+TEST_CASE("a bulk store's source may be reused after wait_group.read: the engines and the kernel checker agree", "[checker][kernel][async]") {
+  CHECK_FALSE(testing::wholeLaunchRaces(tileReuse(true)));
+  const checker::kernel::KernelResult reused = testing::checkLaunch(tileReuse(true));
+  CHECK(reused.races.empty());
+  CHECK(reused.unknowns.empty());
+  CHECK(testing::wholeLaunchRaces(tileReuse(false)));
+  CHECK(testing::raceTexts(testing::checkLaunch(tileReuse(false))) ==
+        std::set<std::string>{"cp.async.bulk.global.shared::cta.bulk_group [out_0], [tile_0], 4 / st.shared.u32 [tile_0], 7: different proxies"});
+}
+
 // cp.async tiles: each thread copies one word into shared memory, retires its group and the block meets at a
 // barrier before reading the other thread's word (cpasync-tile-syncthreads.cu in small). The wait that retires a
 // copy orders it (spec §4.6: adone into the wait, then po and the barrier), so the pairs need no engine; without
