@@ -84,6 +84,24 @@ void BarrierPhases::collect() {
     }
 }
 
+std::optional<int> BarrierPhases::blockedBy(int t, int from, int u, bool& dynamic) const {
+  std::optional<int> first;
+  for (const auto* entry : byThread_[static_cast<std::size_t>(t)]) {
+    const auto mine = entry->second.arrivals.find(t), theirs = entry->second.arrivals.find(u);
+    if (mine == entry->second.arrivals.end() || theirs == entry->second.arrivals.end()) continue;
+    if (entry->second.dynamic) dynamic = true;
+    const auto reached = static_cast<std::size_t>(
+        std::count_if(mine->second.begin(), mine->second.end(), [&](const Arrival& a) { return a.instr < from; }));
+    if (reached == mine->second.size()) continue;  // t arrives at every generation before it stops
+    for (std::size_t g = reached; g < theirs->second.size(); ++g)
+      if (theirs->second[g].waits) {
+        if (!first || theirs->second[g].instr < *first) first = theirs->second[g].instr;
+        break;
+      }
+  }
+  return first;
+}
+
 void BarrierPhases::stuckAfter(int thread, int node) {
   int& c = cutoff_[static_cast<std::size_t>(thread)];
   c = c < 0 ? node : std::min(c, node);

@@ -37,6 +37,12 @@ class BarrierPhases {
   bool unreachable(int e) const;
   /// Whether barrier event `e` (an arrive or wait half) belongs to a barrier whose generations are static.
   bool isStatic(int e) const;
+  /// When thread `t` stops before its instruction `from` (it spins there for ever), the first instruction of
+  /// thread `u` that then blocks for ever: u's first waiting arrival at a generation of a barrier both share that t
+  /// would arrive at only from `from` on (generation k of a static barrier is each participant's k-th arrival, and
+  /// none completes before the earlier ones). nullopt when u never waits for t's later arrivals; `dynamic` is set
+  /// when a barrier they share has no static generations (then which of u's arrivals blocks is not known).
+  std::optional<int> blockedBy(int t, int from, int u, bool& dynamic) const;
 
   /// Hangs and undefined behaviour found in the barrier structure.
   const std::vector<KernelHang>& hangs() const { return hangs_; }

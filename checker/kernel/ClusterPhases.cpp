@@ -97,6 +97,24 @@ int ClusterPhases::waitGeneration(int e) const {
   return static_cast<int>(std::find(s.waits.begin(), s.waits.end(), e) - s.waits.begin());
 }
 
+std::optional<int> ClusterPhases::blockedBy(int t, int from, int u, bool& dynamic) const {
+  const auto& g = k_.graph();
+  const int cluster = g.threads[static_cast<std::size_t>(t)].cluster;
+  const auto it = clusters_.find(cluster);
+  if (it == clusters_.end() || cluster != g.threads[static_cast<std::size_t>(u)].cluster) return std::nullopt;
+  const auto mine = it->second.threads.find(t), theirs = it->second.threads.find(u);
+  if (mine == it->second.threads.end() || theirs == it->second.threads.end()) return std::nullopt;
+  if (!it->second.isStatic) {
+    dynamic = true;
+    return std::nullopt;
+  }
+  const auto& arrives = mine->second.arrives;
+  const auto reached = static_cast<std::size_t>(
+      std::count_if(arrives.begin(), arrives.end(), [&](int e) { return k_.instructionIndex(e) < from; }));
+  if (reached >= theirs->second.waits.size()) return std::nullopt;
+  return k_.instructionIndex(theirs->second.waits[reached]);
+}
+
 bool ClusterPhases::ordered(int a, int b) const {
   const model::Event& ea = k_.event(a);
   const model::Event& eb = k_.event(b);

@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -42,6 +43,10 @@ class ClusterPhases {
   std::vector<int> arrivals(int thread, int generation) const;
   /// The generation a wait event of a static cluster barrier belongs to (-1: not one).
   int waitGeneration(int e) const;
+  /// When thread `t` stops before its instruction `from` (it spins there for ever), u's first wait (an instruction
+  /// index) at a generation t arrives at only from `from` on, which then never completes; nullopt when u never waits
+  /// for t's later arrivals. `dynamic` is set when their cluster's barrier is not static.
+  std::optional<int> blockedBy(int t, int from, int u, bool& dynamic) const;
   /// Why some cluster's waits are not judged, one reason per cluster: threads that never arrive at the barrier the
   /// cluster waits on and may never exit (a loop or a wait), so whether they release it is not known.
   std::vector<std::string> exitGaps() const;

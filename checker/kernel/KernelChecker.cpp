@@ -112,7 +112,7 @@ class Checker {
     runner_.emplace(model_, sliceRuns);
     for (const auto& h : phases_->hangs()) result_.hangs.push_back(h);
     for (auto& gap : clusters_->exitGaps()) result_.unknowns.push_back(std::move(gap));
-    LoopLiveness liveness(*graph_, *phases_, *values_, &*mbarriers_,
+    LoopLiveness liveness(*graph_, *phases_, *values_, &*mbarriers_, &*clusters_,
                           [this](int a, int b) -> const PairVerdict& { return oracle_->verdict(a, b); }, *builder_, *runner_,
                           options_.slices, [this] { return remaining(); });
     if (locks_) liveness.endsBy([this](int t, int l) { return locks_->acquireEnds(t, l); });

@@ -145,9 +145,10 @@ std::vector<LoopLiveness::Val> canonical(std::vector<LoopLiveness::Val> regs, co
 }  // namespace
 
 LoopLiveness::LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values,
-                           const MbarrierPhases* mbarriers, std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder,
-                           SliceRunner& runner, SliceLimits limits, std::function<double()> remaining)
-    : k_(kernel), phases_(phases), values_(values), mbarriers_(mbarriers), builder_(builder), runner_(runner), limits_(limits),
+                           const MbarrierPhases* mbarriers, const ClusterPhases* clusters,
+                           std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder, SliceRunner& runner,
+                           SliceLimits limits, std::function<double()> remaining)
+    : k_(kernel), phases_(phases), values_(values), mbarriers_(mbarriers), clusters_(clusters), builder_(builder), runner_(runner), limits_(limits),
       remaining_(std::move(remaining)), pair_(std::move(pair)) {}
 
 void LoopLiveness::check(std::vector<KernelHang>& hangs, std::vector<std::string>& unknowns, std::set<std::pair<int, int>>* ends) {
@@ -253,9 +254,21 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
   std::vector<std::map<int, std::int64_t>> finals;  // per permitted final state: physical location -> value
   // Static mbarriers (MbarrierPhases.hpp): every arrival happens in every execution, with nothing before it that
   // can block, so once the others are done the object holds the value after all of them.
+  // Not while T spins, though, when an operation is T's own from the loop on, or another thread's that a barrier
+  // T would meet only after the loop holds back: then the slice below decides (it cuts them).
+  const auto heldBack = [&](int op) {
+    const model::Event& ev = k_.event(op);
+    if (ev.thread == t) return k_.instructionIndex(op) >= loop.header;
+    bool dynamic = false;
+    const auto at = heldBackAt(t, loop.header, ev.thread, dynamic);
+    return dynamic || (at && *at <= k_.instructionIndex(op));
+  };
   std::map<int, std::int64_t> completed;
   for (int p : polled)
-    if (const auto v = mbarriers_ ? mbarriers_->completedValue(p) : std::nullopt) completed[p] = *v;
+    if (const auto v = mbarriers_ ? mbarriers_->completedValue(p) : std::nullopt) {
+      const auto ops = mbarriers_->operations(p);
+      if (std::none_of(ops.begin(), ops.end(), heldBack)) completed[p] = *v;
+    }
   if (!polled.empty() && completed.size() == polled.size()) {
     finals.push_back(completed);
   } else if (seeds.empty()) {
@@ -270,6 +283,14 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
       if (slice->threads[s] == t) {
         if (const std::string why = pollsOnly(t, l, slice->instructions[s]); !why.empty()) return {Verdict::Unknown, why};
         cutBefore(*slice, s, loop.header);
+      } else {
+        // While T spins, a barrier generation T would arrive at only after the loop never completes: the others
+        // stop at their arrival there (the slice's barriers count the kept threads that arrive, so without the
+        // cut they would pass it and write what they never write while T spins).
+        bool dynamic = false;
+        if (const auto at = heldBackAt(t, loop.header, slice->threads[s], dynamic)) cutBefore(*slice, s, *at);
+        if (dynamic)
+          return {Verdict::Unknown, "a thread whose writes it waits for meets it at a barrier whose generations are not static"};
       }
     for (int loc : observed) {
       if (!slice->locationNames.count(loc)) continue;  // no write in the slice: it keeps its initial value (below)
@@ -681,6 +702,13 @@ std::string LoopLiveness::pollsOnly(int t, int l, const std::vector<int>& kept) 
     }
   }
   return "";
+}
+
+std::optional<int> LoopLiveness::heldBackAt(int t, int from, int u, bool& dynamic) const {
+  auto at = phases_.blockedBy(t, from, u, dynamic);
+  if (clusters_)
+    if (const auto c = clusters_->blockedBy(t, from, u, dynamic); c && (!at || *c < *at)) at = c;
+  return at;
 }
 
 // Drops slice thread s's code from kernel instruction `from` on; jumps there go to the (new) end.

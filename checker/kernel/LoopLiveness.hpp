@@ -59,6 +59,7 @@
 #include <vector>
 
 #include "checker/kernel/BarrierPhases.hpp"
+#include "checker/kernel/ClusterPhases.hpp"
 #include "checker/kernel/KernelGraph.hpp"
 #include "checker/kernel/KernelValues.hpp"
 #include "checker/kernel/MbarrierPhases.hpp"
@@ -70,10 +71,11 @@ namespace ptxmm::checker::kernel {
 
 class LoopLiveness {
  public:
-  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice; `pair(a, b)`: what the
+  /// `mbarriers` (optional) gives the final values of static mbarriers without a slice; `clusters` (optional) the
+  /// cluster barrier generations a spinning thread holds back; `pair(a, b)`: what the
   /// model says of two conflicting accesses (PairOracle: `ms`, `eventually-visible`).
   LoopLiveness(const KernelGraph& kernel, const BarrierPhases& phases, KernelValues& values, const MbarrierPhases* mbarriers,
-               std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
+               const ClusterPhases* clusters, std::function<const PairVerdict&(int, int)> pair, SliceBuilder& builder, SliceRunner& runner, SliceLimits limits,
                std::function<double()> remaining);
 
   /// Loops `ends(thread, loop)` proves to end by another argument (spin locks, SpinLocks.hpp) are not judged here.
@@ -174,6 +176,10 @@ class LoopLiveness {
   std::string pollsOnly(int thread, int loop, const std::vector<int>& kept) const;
   /// Drops slice thread `s`'s instructions from kernel instruction `from` on (its polls, pollsOnly).
   static void cutBefore(Slice& slice, std::size_t s, int from);
+  /// While thread t spins before its instruction `from`, the first instruction of thread u that blocks for ever: a
+  /// wait at a CTA or cluster barrier generation t would arrive at only from `from` on (BarrierPhases, ClusterPhases
+  /// ::blockedBy); `dynamic` is set when a barrier they share has no static generations.
+  std::optional<int> heldBackAt(int t, int from, int u, bool& dynamic) const;
   /// The verdict when a write the loop may wait for is not eventually visible to its poll (memory fairness does
   /// not help): a hang when the poll can read the initial values forever, else UNKNOWN with the reason.
   Outcome blindPoll(int thread, int loop, int header, const std::vector<int>& seeds, const std::string& unseen);
@@ -189,6 +195,7 @@ class LoopLiveness {
   const BarrierPhases& phases_;
   KernelValues& values_;
   const MbarrierPhases* mbarriers_;
+  const ClusterPhases* clusters_;
   SliceBuilder& builder_;
   SliceRunner& runner_;
   SliceLimits limits_;

@@ -430,4 +430,9 @@ std::optional<std::int64_t> MbarrierPhases::completedValue(int paddr) const {
   return it->second.last;
 }
 
+std::vector<int> MbarrierPhases::operations(int paddr) const {
+  const auto it = objects_.find(paddr);
+  return it == objects_.end() ? std::vector<int>{} : it->second.ops;
+}
+
 }  // namespace ptxmm::checker::kernel

@@ -73,6 +73,8 @@ class MbarrierPhases {
   /// The value a static mbarrier (physical location) holds once every arrival happened, when its waits succeed
   /// exactly on it (for the liveness of their loops).
   std::optional<std::int64_t> completedValue(int paddr) const;
+  /// The write events of a static mbarrier's operations (empty when `paddr` is none).
+  std::vector<int> operations(int paddr) const;
   /// The values the read half of an operation on a static mbarrier can return (the states before its kind's last
   /// operation), if `e` is one.
   std::optional<std::vector<std::int64_t>> arrivalReadValues(int e) const;

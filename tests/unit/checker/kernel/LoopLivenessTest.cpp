@@ -381,3 +381,75 @@ TEST_CASE("a wait after several waits is decided: paths that meet in the same li
   CHECK(count.status != KernelStatus::Ok);
   CHECK(spinHangs(count) + loopsNotDecided(count) >= 1);
 }
+
+// While a thread spins, the barrier generations it would arrive at only after its loop never complete, so the
+// others stop at them: a write behind such a barrier is never made while it spins. Found by the random
+// differential test (KernelDifferentialTest.cpp): thread 0 of a block waits for a flag that thread 1 sets only
+// after a __syncthreads() thread 0 reaches after its wait — a deadlock, reported "Ok" before (the slice's barrier
+// counted the kept threads that arrive, so thread 1 passed it without thread 0). The same with the flag set before
+// the barrier ends; and an mbarrier arrival behind such a barrier (or the spinner's own arrival after its wait)
+// completes no phase while it waits, whatever the object's value after all its arrivals.
+TestLaunch waitAcrossBarrier(bool setBeforeBarrier) {
+  return {{1, 1, 1}, {2, 1, 1}, 1, {"flag_0 = 0"}, [setBeforeBarrier](const frontend::KernelThread& k) -> std::vector<std::string> {
+            if (k.tid.x == 0) return {"LOOP:", "ld.relaxed.gpu r0, flag_0", "beq r0, 0, LOOP", "bar.sync 0"};
+            if (setBeforeBarrier) return {"st.relaxed.gpu flag_0, 1", "bar.sync 0"};
+            return {"bar.sync 0", "st.relaxed.gpu flag_0, 1"};
+          }};
+}
+
+enum class Arriver { OtherBeforeBarrier, OtherAfterBarrier, Itself };
+TestLaunch mbarrierWait(Arriver who) {
+  return {{1, 1, 1}, {2, 1, 1}, 1, {"b_0 @ mbarrier cta 0"}, [who](const frontend::KernelThread& k) -> std::vector<std::string> {
+            const std::string arrive = "mbarrier.arrive.shared::cta.b64 _, [b_0]";
+            std::vector<std::string> c;
+            if (k.tid.x == 0) c.push_back("mbarrier.init.shared::cta.b64 [b_0], 1");
+            c.push_back("bar.sync 0");
+            if (k.tid.x == 0) {
+              for (const auto& s : {"LW:", "mbarrier.try_wait.parity.shared::cta.b64 p, [b_0], 0", "@!p bra LW"}) c.push_back(s);
+              if (who == Arriver::Itself) c.push_back(arrive);
+              c.push_back("bar.sync 0");
+              return c;
+            }
+            if (who == Arriver::OtherBeforeBarrier) c.push_back(arrive);
+            c.push_back("bar.sync 0");
+            if (who == Arriver::OtherAfterBarrier) c.push_back(arrive);
+            return c;
+          }};
+}
+
+TEST_CASE("a wait for a write behind a barrier the spinner reaches only after it hangs; before the barrier it ends", "[checker][kernel][liveness]") {
+  const KernelResult deadlock = testing::checkLaunch(waitAcrossBarrier(false));
+  CHECK(spinHangs(deadlock) == 1);
+  const KernelResult ends = testing::checkLaunch(waitAcrossBarrier(true));
+  CHECK(ends.hangs.empty());
+  CHECK(ends.status == KernelStatus::Ok);
+}
+
+TEST_CASE("an mbarrier wait hangs when the arrival it needs is behind a barrier it meets later, or its own", "[checker][kernel][liveness]") {
+  CHECK(spinHangs(testing::checkLaunch(mbarrierWait(Arriver::OtherAfterBarrier))) == 1);
+  CHECK(spinHangs(testing::checkLaunch(mbarrierWait(Arriver::Itself))) == 1);
+  const KernelResult ends = testing::checkLaunch(mbarrierWait(Arriver::OtherBeforeBarrier));
+  CHECK(ends.hangs.empty());
+  CHECK(ends.status == KernelStatus::Ok);
+}
+
+// The same with a cluster barrier: block 0 waits for a flag block 1 sets only after the cluster barrier block 0
+// reaches after its wait — a deadlock, reported "Ok" before (the slice's barrier.cluster counted the threads that
+// arrive in it, and the cut spinner arrives nowhere).
+TEST_CASE("a wait for a write behind a cluster barrier the spinner reaches only after it hangs", "[checker][kernel][liveness]") {
+  for (const bool before : {false, true}) {
+    INFO("the flag is set " << (before ? "before" : "after") << " the cluster barrier");
+    TestLaunch l{{2, 1, 1}, {1, 1, 1}, 2, {"flag_0 = 0"}, [before](const frontend::KernelThread& k) -> std::vector<std::string> {
+                   const std::vector<std::string> sync{"barrier.cluster.arrive", "barrier.cluster.wait"};
+                   std::vector<std::string> c;
+                   if (k.cta == 0) c = {"LOOP:", "ld.relaxed.gpu r0, flag_0", "beq r0, 0, LOOP"};
+                   if (k.cta == 1 && before) c.push_back("st.relaxed.gpu flag_0, 1");
+                   c.insert(c.end(), sync.begin(), sync.end());
+                   if (k.cta == 1 && !before) c.push_back("st.relaxed.gpu flag_0, 1");
+                   return c;
+                 }};
+    const KernelResult r = testing::checkLaunch(l);
+    CHECK(spinHangs(r) == (before ? 0u : 1u));
+    if (before) CHECK(r.status == KernelStatus::Ok);
+  }
+}
