@@ -61,6 +61,7 @@ class Instantiator {
     out_.file = userFile_;
     out_.launch = launch_;
     checkLaunch(entry);
+    out_.launch.cluster = ctx_.clusterDims;  // the launch's clusters, also when the kernel's .reqnctapercluster sets them
     layOutMemory(entry, demangled);
     ctx_.functionIndex.clear();
     ctx_.function(entry.name);  // the entry is function 0

@@ -278,6 +278,10 @@ TEST_CASE("clusters: ranks, mapa and distributed shared memory", "[frontend][ptx
   CHECK(locationOf(*peer[0]) == "s@cta1[0]");  // CTA 0 reads its peer's s[0]
   CHECK(peer[0]->space == StateSpace::SharedCluster);
   CHECK(count(k.program.threads[0], Opcode::ClusterArrive) == 2);
+  // Without --cluster the kernel's .reqnctapercluster sets the launch's clusters, and the launch says so (the
+  // report printed "cluster 1,1,1" for it).
+  REQUIRE(k.launch.cluster);
+  CHECK(k.launch.cluster->x == 2);
   LaunchConfig wrong;
   wrong.kernel = "dsmem";
   wrong.grid = {2, 1, 1};
