@@ -21,7 +21,9 @@ class Orderer {
         break;
       case AsyncKind::CpCommit: commit(cpPending_, cpGroups_); break;
       case AsyncKind::CpWait:
-        commit(cpPending_, cpGroups_);  // wait_all = commit_group + wait_group 0; a wait after commit adds nothing
+        // wait_all is commit_group + wait_group 0; wait_group N commits nothing: a cp.async not yet committed
+        // is in no group, so no wait_group retires it [§4.6].
+        if (r.commitsFirst) commit(cpPending_, cpGroups_);
         retire(cpGroups_, r.groups, r.marker);
         break;
       case AsyncKind::CpMbarArrive:
@@ -97,8 +99,10 @@ class Orderer {
   void after(const std::vector<int>& events, int target) {
     for (int e : events) g_.adone.emplace_back(e, target);
   }
+  // A commit with nothing pending still makes a group, an empty one, which wait_group N counts among the N
+  // most recent (the cp.async, bulk and wgmma commit_group pages; CUTLASS's multistage loops commit empty groups
+  // in their tail iterations).
   static void commit(Group& pending, std::vector<Group>& groups) {
-    if (pending.empty()) return;
     groups.push_back(std::move(pending));
     pending.clear();
   }

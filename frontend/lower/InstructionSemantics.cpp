@@ -520,6 +520,7 @@ void Emitter::cpAsync(AsyncRecord& r) {
       r.kind = in_.bulkGroup ? AsyncKind::BulkWait : AsyncKind::CpWait;
       r.marker = addEvent(tagBit(Tag::AWAIT) | tagBit(Tag::GEN), nullptr);
       r.groups = in_.waitAll ? 0 : ops().at(0).value;
+      r.commitsFirst = in_.waitAll;
       r.readOnly = in_.readOnly;
       return;
     default: {  // CpAsyncMbarArrive: an arrive-on after the thread's prior cp.async complete [§4.2, §4.6]

@@ -48,6 +48,7 @@ struct AsyncRecord {
   int implicitFence = -1;     // the implicit async->generic proxy fence at completion
   std::int64_t groups = 0;    // waits: how many of the most recent groups may stay pending
   bool readOnly = false;      // cp.async.bulk.wait_group.read
+  bool commitsFirst = false;  // cp.async.wait_all = commit_group; wait_group 0 (wait_group N commits nothing)
 };
 
 /// The context of one thread while its nodes are emitted.

@@ -132,5 +132,52 @@ TEST_CASE("a cp.async not retired before the barrier races with the other thread
   }
 }
 
+// Group bookkeeping (PTX cp.async.commit_group / wait_group, spec §4.6): a commit_group with no uncommitted
+// cp.async still makes a group, an empty one, and wait_group N commits nothing (only wait_all is commit_group +
+// wait_group 0). Each thread copies one word, then runs `bookkeeping`, and the block meets at a barrier before
+// reading the other thread's word. The CUTLASS multistage loop commits empty groups in its tail iterations
+// (cpasync-ring3-wait-prior-one.cu); a copy left uncommitted is a forgotten __pipeline_commit().
+TestLaunch cpAsyncGroups(const std::vector<std::string>& bookkeeping) {
+  TestLaunch l = cpAsyncTile("nowhere");
+  l.code = [=](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c{"cp.async.ca.shared.global [" + idx("tile", t) + "], [" + idx("in", t) + "], 4"};
+    c.insert(c.end(), bookkeeping.begin(), bookkeeping.end());
+    c.push_back("bar.sync 0");
+    c.push_back("ld.shared.u32 r1, [" + idx("tile", 1 - t) + "]");
+    c.push_back("st.u32 [" + idx("out", t) + "], r1");
+    return c;
+  };
+  return l;
+}
+
+TEST_CASE("an empty commit_group is a group: wait_group 1 after it retires the copy committed before", "[checker][kernel][async]") {
+  for (const std::vector<std::string>& bookkeeping :
+       {std::vector<std::string>{"cp.async.commit_group", "cp.async.commit_group", "cp.async.wait_group 1"},
+        std::vector<std::string>{"cp.async.commit_group", "cp.async.commit_group", "cp.async.commit_group", "cp.async.wait_group 2"},
+        std::vector<std::string>{"cp.async.wait_all"}}) {
+    INFO("bookkeeping: " << bookkeeping.size() << " instructions, last " << bookkeeping.back());
+    const TestLaunch l = cpAsyncGroups(bookkeeping);
+    CHECK_FALSE(testing::wholeLaunchRaces(l));
+    checker::kernel::KernelOptions o;
+    o.asserts = {"out[0] == 8 && out[1] == 7"};
+    testing::checkDecidedWithoutEngine(testing::checkLaunch(l, o));
+  }
+}
+
+TEST_CASE("wait_group retires committed groups only: a copy never committed, or in the newest kept group, races", "[checker][kernel][async]") {
+  for (const std::vector<std::string>& bookkeeping :
+       {std::vector<std::string>{"cp.async.wait_group 0"},
+        std::vector<std::string>{"cp.async.commit_group", "cp.async.wait_group 1"},
+        std::vector<std::string>{"cp.async.commit_group", "cp.async.commit_group", "cp.async.wait_group 2"}}) {
+    INFO("bookkeeping: " << bookkeeping.size() << " instructions, last " << bookkeeping.back());
+    const TestLaunch l = cpAsyncGroups(bookkeeping);
+    CHECK(testing::wholeLaunchRaces(l));
+    const checker::kernel::KernelResult r = testing::checkLaunch(l);
+    CHECK(r.races.size() == 1);
+    CHECK(r.unknowns.empty());
+  }
+}
+
 }  // namespace
 }  // namespace ptxmm
