@@ -174,6 +174,9 @@ class LoopLiveness {
   std::string pollsOnly(int thread, int loop, const std::vector<int>& kept) const;
   /// Drops slice thread `s`'s instructions from kernel instruction `from` on (its polls, pollsOnly).
   static void cutBefore(Slice& slice, std::size_t s, int from);
+  /// A kept thread of the slice (not T) that reads what T writes from node `header` on, which the cut slice
+  /// never does ("" when none): it may wait for T, so a slice without terminating executions proves no hang.
+  std::string waitsOnCut(const Slice& slice, int thread, int header) const;
   /// The verdict when a write the loop may wait for is not eventually visible to its poll (memory fairness does
   /// not help): a hang when the poll can read the initial values forever, else UNKNOWN with the reason.
   Outcome blindPoll(int thread, int loop, int header, const std::vector<int>& seeds, const std::string& unseen);
