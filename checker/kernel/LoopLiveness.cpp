@@ -303,8 +303,13 @@ LoopLiveness::Outcome LoopLiveness::checkLoop(int t, int l) {
     if (remaining_() < 0) return {Verdict::Unknown, "the --timeout was spent before it was decided"};
     const SliceAnswer& answer = runner_.run(*slice, std::max(0.0, remaining_()));
     if (answer.status != Status::Ok) return {Verdict::Unknown, "the engine on its slice: " + answer.reason};
-    if (answer.states.empty())
+    if (answer.states.empty()) {
+      if (const std::string who = waitsOnCut(*slice, t, header); !who.empty())
+        return {Verdict::Unknown, "its slice has no terminating execution, but the read at " + who +
+                                      " (another thread, kept by the slice's ordering closure) may wait for what this "
+                                      "thread writes after the loop"};
       return {Verdict::Hangs, "wait for threads that never finish (no execution of the writes they wait for ends)"};
+    }
     for (const FinalState& state : answer.states) {
       std::map<int, std::int64_t> values;
       for (int p : polled) {
@@ -709,6 +714,27 @@ std::optional<int> LoopLiveness::heldBackAt(int t, int from, int u, bool& dynami
   if (clusters_)
     if (const auto c = clusters_->blockedBy(t, from, u, dynamic); c && (!at || *c < *at)) at = c;
   return at;
+}
+
+// The cut removes T's code from the loop on; a kept thread that reads a location T writes there (a later block of a
+// chained scan polling the flag T sets after its own wait) cannot finish in the slice, although in the launch it
+// only waits for T: its non-termination says nothing about the writes T waits for.
+std::string LoopLiveness::waitsOnCut(const Slice& slice, int t, int header) const {
+  const model::EventGraph& g = k_.graph();
+  std::set<int> cutWrites;
+  const model::ThreadGraph& tg = g.threads[static_cast<std::size_t>(t)];
+  for (std::size_t n = static_cast<std::size_t>(std::max(header, 0)); n < tg.nodes.size(); ++n)
+    for (int e : tg.nodes[n].events)
+      if (k_.event(e).is(Tag::W) && k_.event(e).paddr >= 0) cutWrites.insert(k_.event(e).paddr);
+  for (std::size_t s = 0; s < slice.threads.size(); ++s) {
+    if (slice.threads[s] == t) continue;
+    const std::set<int> kept(slice.instructions[s].begin(), slice.instructions[s].end());
+    for (const model::Node& node : g.threads[static_cast<std::size_t>(slice.threads[s])].nodes)
+      if (kept.count(node.instr))
+        for (int e : node.events)
+          if (k_.event(e).is(Tag::R) && cutWrites.count(k_.event(e).paddr)) return lineOf(k_.position(e));
+  }
+  return "";
 }
 
 // Drops slice thread s's code from kernel instruction `from` on; jumps there go to the (new) end.

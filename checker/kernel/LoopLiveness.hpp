@@ -180,6 +180,9 @@ class LoopLiveness {
   /// wait at a CTA or cluster barrier generation t would arrive at only from `from` on (BarrierPhases, ClusterPhases
   /// ::blockedBy); `dynamic` is set when a barrier they share has no static generations.
   std::optional<int> heldBackAt(int t, int from, int u, bool& dynamic) const;
+  /// A kept thread of the slice (not T) that reads what T writes from node `header` on, which the cut slice
+  /// never does ("" when none): it may wait for T, so a slice without terminating executions proves no hang.
+  std::string waitsOnCut(const Slice& slice, int thread, int header) const;
   /// The verdict when a write the loop may wait for is not eventually visible to its poll (memory fairness does
   /// not help): a hang when the poll can read the initial values forever, else UNKNOWN with the reason.
   Outcome blindPoll(int thread, int loop, int header, const std::vector<int>& seeds, const std::string& unseen);

@@ -18,6 +18,18 @@ std::uint64_t floatBits(const DOperand& o, const AbsValue& v, int width) {
   return narrowToF32(u(v));
 }
 
+// `and` with 0 and `or` with every bit set give that constant whatever the other operand holds, opaque
+// included. nvcc compiles `if (flag && t < n)` to `or.pred %p, %t_ge_n, %flag_is_0`: left symbolic, a thread
+// with t >= n forks on the loaded flag and walks a guarded side no execution takes (its accesses reported).
+std::optional<std::uint64_t> absorbed(const DecodedInstruction& d, const std::vector<AbsValue>& in) {
+  if ((d.op != PeOp::And && d.op != PeOp::Or) || d.opaqueType || in.size() != 2) return std::nullopt;
+  const std::uint64_t mask = widthMask(d.type.bits);
+  const std::uint64_t absorbing = d.op == PeOp::And ? 0 : mask;
+  for (const AbsValue& v : in)
+    if (v.isConcrete() && (u(v) & mask) == absorbing) return absorbing;
+  return std::nullopt;
+}
+
 // The result of `d` on concrete inputs, with its type; nullopt when PTX leaves it unspecified or ptxmm does not
 // evaluate it.
 std::optional<std::pair<std::uint64_t, PtxType>> concreteResult(const DecodedInstruction& d, const std::vector<AbsValue>& in) {
@@ -132,6 +144,7 @@ void ThreadEvaluator::arithmetic(const DecodedInstruction& d) {
     if (const auto r = concreteResult(d, in)) return setConcrete(dst.reg, r->first, r->second);
     return setOpaque(dst.reg, {});  // unspecified by PTX (division by zero) or not evaluated
   }
+  if (const auto r = absorbed(d, in)) return setConcrete(dst.reg, *r, d.type);
   symbolicArithmetic(d, in, names);
 }
 
@@ -278,6 +291,15 @@ void ThreadEvaluator::setp(const DecodedInstruction& d) {
     setConcrete(p, combine(t, cv) ? 1 : 0, kPred);
     if (q >= 0) setConcrete(q, combine(!t, cv) ? 1 : 0, kPred);
     return;
+  }
+  // A known predicate decides .and (false) and .or (true) alone, as absorbed() does for and/or.
+  if (c && c->isConcrete() && (d.combine == LocalOp::And || d.combine == LocalOp::Or)) {
+    const bool cv = (c->bits != 0) != negC;
+    if (cv == (d.combine == LocalOp::Or)) {
+      setConcrete(p, cv ? 1 : 0, kPred);
+      if (q >= 0) setConcrete(q, cv ? 1 : 0, kPred);
+      return;
+    }
   }
   ResidualBuilder rb = builder();
   std::vector<Operand> deps;

@@ -453,3 +453,35 @@ TEST_CASE("a wait for a write behind a cluster barrier the spinner reaches only 
     if (before) CHECK(r.status == KernelStatus::Ok);
   }
 }
+
+namespace {
+
+// A chained hand-off (cases/kernels/lookback-chain-threadfence.cu): block b > 0 polls flag_(b-1), fences, and sets
+// flag_b; block 0 fences and sets flag_0. The slice of block 2's wait keeps block 3 (its fence is on a may-order
+// path through the fence-SC order), whose poll waits for the flag_2 that block 2 sets after its loop: cut there,
+// block 3 can never finish in the slice.
+TestLaunch fencedChain(int blocks) {
+  return oneThreadPerBlock(blocks, {"flag_0 = 0", "flag_1 = 0", "flag_2 = 0", "flag_3 = 0"},
+                           [](const frontend::KernelThread& k) -> std::vector<std::string> {
+                             const std::string mine = "flag_" + std::to_string(k.cta);
+                             if (k.cta == 0) return {"fence.sc.gpu", "st.relaxed.gpu " + mine + ", 1"};
+                             return {"LOOP:", "ld.relaxed.gpu r0, flag_" + std::to_string(k.cta - 1), "beq r0, 0, LOOP",
+                                     "fence.sc.gpu", "st.relaxed.gpu " + mine + ", 1"};
+                           });
+}
+
+}  // namespace
+
+TEST_CASE("a slice without terminating executions is no hang when a kept thread waits for what the spinner writes later",
+          "[checker][kernel][liveness]") {
+  const KernelResult three = testing::checkLaunch(fencedChain(3));
+  CHECK(three.hangs.empty());
+  CHECK(three.status == KernelStatus::Ok);
+  // With a fourth block, block 2's slice keeps block 3 waiting for block 2's own flag: before, "wait for threads
+  // that never finish" was reported — a hang the launch does not have (every block's flag is set in turn).
+  const KernelResult four = testing::checkLaunch(fencedChain(4));
+  INFO((four.unknowns.empty() ? std::string("no unknowns") : four.unknowns.front()));
+  CHECK(spinHangs(four) == 0);
+  CHECK(four.hangs.empty());
+  CHECK((four.status == KernelStatus::Ok || loopsNotDecided(four) > 0));
+}
