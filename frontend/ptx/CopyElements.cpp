@@ -12,7 +12,18 @@ namespace {
 
 using Interval = std::pair<std::int64_t, std::int64_t>;  // [lo, hi) bytes of a buffer
 
-bool isBulkData(const Instruction& in, std::size_t operand) { return in.op == Opcode::BulkCopy && operand < 2; }
+// The [dst], [src] pairs a bulk copy of a kernel lists before its size (a tensor copy has several), or 0 for any
+// other instruction.
+std::size_t bulkPairs(const Instruction& in) {
+  if (in.op != Opcode::BulkCopy) return 0;
+  std::size_t k = 0;
+  while (k + 1 < in.operands.size() && in.operands[k].kind == Operand::Kind::Location &&
+         in.operands[k + 1].kind == Operand::Kind::Location)
+    k += 2;
+  return k < in.operands.size() && in.operands[k].kind == Operand::Kind::Immediate ? k / 2 : 0;
+}
+
+bool isBulkData(const Instruction& in, std::size_t operand) { return operand < 2 * bulkPairs(in); }
 
 // The kernel's own element accesses: per buffer, the byte ranges of every location an instruction names, except
 // the data of bulk copies (which are what gets cut) and mbarrier objects.
@@ -91,50 +102,49 @@ void splitBulkCopies(LaunchContext& context, Program& program) {
     std::vector<Instruction> code;
     code.reserve(t.code.size());
     for (auto& in : t.code) {
-      const bool tensor = in.bulk == BulkKind::TensorLoad || in.bulk == BulkKind::TensorStore;
-      if (in.op != Opcode::BulkCopy || tensor || in.operands.size() < 3 || in.operands[2].kind != Operand::Kind::Immediate) {
+      const std::size_t pairs = bulkPairs(in);
+      if (!pairs) {
         code.push_back(std::move(in));
         continue;
       }
-      const KernelLocation dst = context.kernelLocations[static_cast<std::size_t>(byName.at(in.operands[0].name))];
-      const KernelLocation src = context.kernelLocations[static_cast<std::size_t>(byName.at(in.operands[1].name))];
-      std::set<std::int64_t> cuts{0, dst.size};
-      for (const KernelLocation& side : {dst, src}) {
-        const Buffer& b = buffers[static_cast<std::size_t>(side.buffer)];
-        // A pointer parameter's elements are what --assert and --observe name.
-        const std::int64_t grid = b.pointerParam && b.space != Buffer::Space::Shared ? elemBytes(b.elem) : 0;
-        accesses.cuts(side.buffer, side.offset, side.offset + side.size, grid, cuts);
-      }
-      if (cuts.size() == 2) {
-        code.push_back(std::move(in));
-        continue;
-      }
-      split = true;
-      auto piece = [&](const KernelLocation& side, std::int64_t at, std::int64_t size, const SourcePos& pos) {
-        const int loc = context.location(side.buffer, side.offset + at, static_cast<int>(size), LocationKind::Memory);
-        return Operand{Operand::Kind::Location, context.locations[static_cast<std::size_t>(loc)].name, 0, pos};
-      };
-      std::vector<Operand> pairs;
+      // Each [dst], [src] pair cut where the elements of either side are.
+      std::vector<Operand> pieces;
       std::vector<std::int64_t> sizes;
-      for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
-        const std::int64_t at = *it, size = *std::next(it) - at;
-        sizes.push_back(size);
-        pairs.push_back(piece(dst, at, size, in.operands[0].pos));
-        pairs.push_back(piece(src, at, size, in.operands[1].pos));
+      for (std::size_t k = 0; k < 2 * pairs; k += 2) {
+        const KernelLocation dst = context.kernelLocations[static_cast<std::size_t>(byName.at(in.operands[k].name))];
+        const KernelLocation src = context.kernelLocations[static_cast<std::size_t>(byName.at(in.operands[k + 1].name))];
+        std::set<std::int64_t> cuts{0, dst.size};
+        for (const KernelLocation& side : {dst, src}) {
+          const Buffer& b = buffers[static_cast<std::size_t>(side.buffer)];
+          // A pointer parameter's elements are what --assert and --observe name.
+          const std::int64_t grid = b.pointerParam && b.space != Buffer::Space::Shared ? elemBytes(b.elem) : 0;
+          accesses.cuts(side.buffer, side.offset, side.offset + side.size, grid, cuts);
+        }
+        split = split || cuts.size() > 2;
+        auto piece = [&](const KernelLocation& side, std::int64_t at, std::int64_t size, const SourcePos& pos) {
+          const int loc = context.location(side.buffer, side.offset + at, static_cast<int>(size), LocationKind::Memory);
+          return Operand{Operand::Kind::Location, context.locations[static_cast<std::size_t>(loc)].name, 0, pos};
+        };
+        for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
+          const std::int64_t at = *it, size = *std::next(it) - at;
+          sizes.push_back(size);
+          pieces.push_back(piece(dst, at, size, in.operands[k].pos));
+          pieces.push_back(piece(src, at, size, in.operands[k + 1].pos));
+        }
       }
       if (in.bulk == BulkKind::SharedToGlobal) {
         // A bulk group completes when all of its copies have: one copy per piece, committed together.
-        for (std::size_t p = 0; p < pairs.size(); p += 2) {
+        for (std::size_t p = 0; p < pieces.size(); p += 2) {
           Instruction part = in;
-          part.operands = {pairs[p], pairs[p + 1], in.operands[2]};
+          part.operands = {pieces[p], pieces[p + 1], in.operands[2 * pairs]};
           part.operands[2].value = sizes[p / 2];
           code.push_back(std::move(part));
         }
         continue;
       }
       // One complete_tx for the whole copy: the pieces, then the total size and the mbarrier.
-      pairs.insert(pairs.end(), in.operands.begin() + 2, in.operands.end());
-      in.operands = std::move(pairs);
+      pieces.insert(pieces.end(), in.operands.begin() + static_cast<std::ptrdiff_t>(2 * pairs), in.operands.end());
+      in.operands = std::move(pieces);
       code.push_back(std::move(in));
     }
     t.code = std::move(code);

@@ -6,6 +6,7 @@
 // where no access lies, so `--assert out[i]` names one location), so that every access either is one piece or
 // does not overlap it. A copy completing on an mbarrier becomes one instruction listing its pieces (one
 // complete_tx for all of them); a copy of a bulk group becomes one instruction per piece, all in the same group.
+// A tensor copy arrives as several [dst], [src] pairs (the rows of its box): each pair is cut the same way.
 // Accesses that still overlap with different sizes (a 4-byte store inside an 8-byte load) are true partial
 // overlaps and stay so.
 #pragma once

@@ -50,6 +50,9 @@ std::optional<std::uint64_t> ThreadEvaluator::symbolAddress(const DOperand& o, i
       if (buffer < 0) return std::nullopt;
       return ctx_.memory.globalAddress(buffer) + offset;
     }
+    case SymbolRef::Kind::KernelParam:  // only a tensor map's address is taken (to name it in a tensor copy)
+      if (!ctx_.tensorMaps.at(static_cast<std::size_t>(o.symbol.index))) return std::nullopt;
+      return kParamBase + static_cast<std::uint64_t>(o.symbol.index) * kParamStride + offset;
     case SymbolRef::Kind::Local:
       return kLocalStart + static_cast<std::uint64_t>(state_.frames.back().localBase +
                                                       code().localOffsets[static_cast<std::size_t>(o.symbol.index)]) + offset;
@@ -99,6 +102,7 @@ ThreadEvaluator::Access ThreadEvaluator::resolve(const DOperand& address, std::i
     }
   }
   at += static_cast<std::uint64_t>(address.offset + extra);
+  if (LaunchMemory::paramAt(at)) fail(instruction(), "accessing the bytes of a tensor-map parameter is not supported");
   if (space == AddrSpace::Param) {
     a.reason = "a .param access through a register is not supported";
     return a;
@@ -257,6 +261,8 @@ void ThreadEvaluator::memoryAccess(const DecodedInstruction& d) {
     switch (a.kind) {
       case Access::Kind::KernelParam: {
         if (!load) fail(d, "kernel parameters are read-only");
+        if (ctx_.tensorMaps.at(static_cast<std::size_t>(a.param)))
+          fail(d, "accessing the bytes of a tensor-map parameter is not supported");
         const auto& bytes = ctx_.kernelParams.at(static_cast<std::size_t>(a.param));
         if (a.offset < 0 || a.offset + size > static_cast<std::int64_t>(bytes.size())) fail(d, "read past the end of the parameter");
         std::uint64_t bits = 0;
@@ -385,6 +391,12 @@ void ThreadEvaluator::synchronisation(const DecodedInstruction& d) {
     in.text = p.text;
     in.pos = p.pos;
     in.origin = p.origin;
+  }
+  if (in.op == Opcode::BulkCopy && (in.bulk == BulkKind::TensorLoad || in.bulk == BulkKind::TensorStore))
+    return tensorCopy(d, std::move(in));
+  if (in.op == Opcode::FenceProxy && in.proxy == model::Proxy::Tensormap && !d.ops.empty()) {
+    std::string why;
+    if (tensorMapParam(d.ops[0], why)) return;  // a parameter map: nobody writes it, there is nothing to acquire
   }
   auto concreteCount = [&](std::size_t i) -> std::int64_t {
     std::string name;

@@ -415,8 +415,9 @@ class Decoder {
               : q.has("shared::cluster") ? AddrSpace::SharedCluster
               : q.has("local") ? AddrSpace::Local
               : q.has("const") ? AddrSpace::Const
-                               : AddrSpace::Param;
-    if (d.space == AddrSpace::Param) unsupported(in, "cvta needs .global, .shared, .local or .const");
+              : q.has("param") ? AddrSpace::Param
+                               : AddrSpace::Generic;
+    if (d.space == AddrSpace::Generic) unsupported(in, "cvta needs .global, .shared, .local, .const or .param");
   }
 
   void floatMath(const PtxInstruction& in, DecodedInstruction& d, const Quals& q) const {
@@ -481,8 +482,9 @@ class Decoder {
     if (in.opcode == "tcgen05" || in.opcode == "wgmma") unsupported(in, "tensor-core instructions are not supported in kernels yet");
     if ((in.opcode == "bar" || in.opcode == "barrier") && q.has("red")) return barRed(in, d, q);
     if (in.opcode == "cp" && q.has("prefetch")) return void(d.op = PeOp::Nop);
-    if (q.has("tensor") || q.has("multicast::cluster"))
-      unsupported(in, "tensor-map and multicast copies are not supported in kernels yet");
+    if (q.has("multicast::cluster")) unsupported(in, "multicast copies are not supported in kernels yet");
+    if (q.has("tensor") && q.has("im2col")) unsupported(in, "im2col tensor copies are not supported in kernels yet");
+    if (q.has("tensor") && q.has("reduce")) unsupported(in, "tensor reductions are not supported in kernels yet");
     if (in.opcode == "mbarrier" && (q.has("inval") || q.has("pending_count"))) unsupported(in);
     d.op = PeOp::Sync;
     if (isHopperInstruction(in.opcode, in.qualifiers)) {

@@ -167,11 +167,76 @@ class Instantiator {
     return parameterNames(*source, entry.locs.front().line, name, entry.params.size());
   }
 
+  // The map `spec` describes, over the buffer of one of `pointers`; and the zero-fill source its copies need.
+  TensorMap tensorMapOf(std::size_t param, const ArgSpec& spec, const std::vector<std::pair<std::size_t, const ArgSpec*>>& pointers) {
+    const TensorMapSpec& m = *spec.tensorMap;
+    if (m.type) return ownTensorMap(param, spec);
+    const std::string option = "--arg " + spec.name + "=tensormap(" + m.buffer + ",...)";
+    int buffer = -1;
+    for (std::size_t b = 0; b < ctx_.memory.buffers().size(); ++b) {
+      const Buffer& candidate = ctx_.memory.buffers()[b];
+      if (candidate.pointerParam && (candidate.name == m.buffer ||
+                                     std::find(candidate.aliases.begin(), candidate.aliases.end(), m.buffer) != candidate.aliases.end()))
+        buffer = static_cast<int>(b);
+    }
+    if (buffer < 0) throw OptionError(option + ": '" + m.buffer + "' is not a pointer parameter of the kernel");
+    const ArgSpec* bufferSpec = nullptr;
+    for (const auto& [i, s] : pointers)
+      if (paramNames_[i] == ctx_.memory.buffers()[static_cast<std::size_t>(buffer)].name) bufferSpec = s;
+    if (!bufferSpec || !bufferSpec->type)
+      throw OptionError(option + ": give '" + m.buffer + "' its element type (--arg " + m.buffer + "=float32[N]): the map's elements are its elements");
+    Buffer& b = ctx_.memory.buffers()[static_cast<std::size_t>(buffer)];
+    TensorMap map(buffer, elemBytes(b.elem), m.dims, m.box, m.strides, m.swizzle);
+    if (const std::string why = map.invalid(); !why.empty()) throw OptionError(option + ": " + why);
+    if (bufferSpec->length && b.bytes < map.extentBytes())
+      throw OptionError(option + ": the tensor covers " + std::to_string(map.extentBytes()) + " bytes but '" + m.buffer +
+                        "' has " + std::to_string(b.bytes));
+    addZeroFill(map);
+    return map;
+  }
+
+  // A map over a buffer of its own (`tensormap(TYPE,...)=v0,...`), named like its parameter, the tensor's size.
+  TensorMap ownTensorMap(std::size_t param, const ArgSpec& spec) {
+    const TensorMapSpec& m = *spec.tensorMap;
+    Buffer b;
+    b.name = paramNames_[param];
+    b.aliases = paramAliases_[param];
+    b.pointerParam = true;
+    b.elem = *m.type;
+    const int buffer = static_cast<int>(ctx_.memory.buffers().size());
+    TensorMap map(buffer, elemBytes(b.elem), m.dims, m.box, m.strides, m.swizzle);
+    if (const std::string why = map.invalid(); !why.empty()) throw OptionError("--arg " + spec.name + "=tensormap(...): " + why);
+    b.bytes = map.extentBytes();
+    if (static_cast<std::int64_t>(spec.values.size()) * elemBytes(b.elem) > b.bytes)
+      throw OptionError("--arg " + spec.name + ": " + std::to_string(spec.values.size()) + " values for a tensor of " +
+                        std::to_string(b.bytes / elemBytes(b.elem)) + " elements");
+    b.init.assign(static_cast<std::size_t>(b.bytes), 0);
+    for (std::size_t v = 0; v < spec.values.size(); ++v)
+      putBytes(b.init, static_cast<std::int64_t>(v) * elemBytes(b.elem), *elemValueBits(b.elem, spec.values[v]), elemBytes(b.elem));
+    ctx_.memory.addGlobal(std::move(b));
+    addZeroFill(map);
+    return map;
+  }
+
+  // The zero-fill source of the launch's tensor copies (one buffer, as large as the largest box).
+  void addZeroFill(const TensorMap& map) {
+    if (ctx_.zeroFillBuffer < 0) {
+      Buffer zero;
+      zero.name = "tensormap-zero-fill";
+      zero.elem = ElemType::U8;
+      ctx_.zeroFillBuffer = ctx_.memory.addGlobal(std::move(zero));
+    }
+    Buffer& zero = ctx_.memory.buffers()[static_cast<std::size_t>(ctx_.zeroFillBuffer)];
+    zero.bytes = std::max(zero.bytes, map.boxBytes());
+    zero.init.assign(static_cast<std::size_t>(zero.bytes), 0);
+  }
+
   void layOutMemory(const Function& entry, const std::string& demangled) {
     const auto types = parameterTypes(demangled);
     const auto sourceNames = sourceParameterNames(entry, demangled);
     // Kernel parameters: pointers become buffers, scalars take their --arg value.
     std::vector<std::pair<std::size_t, const ArgSpec*>> pointerParams;
+    std::vector<std::pair<std::size_t, const ArgSpec*>> tensorMapParams;
     for (std::size_t i = 0; i < entry.params.size(); ++i) {
       const Variable& p = entry.params[i];
       std::vector<std::string> names = {"param_" + std::to_string(i), p.name};
@@ -179,6 +244,18 @@ class Instantiator {
       paramNames_.push_back(names.front());
       paramAliases_.emplace_back(names.begin() + 1, names.end());
       const ArgSpec* spec = argFor(names);
+      ctx_.tensorMaps.emplace_back();
+      const bool tensorMapType = i < types.size() && types.size() == entry.params.size() && types[i].find("CUtensorMap") != std::string::npos;
+      if ((spec && spec->tensorMap) || tensorMapType) {
+        if (!spec || !spec->tensorMap)
+          throw OptionError("--arg: the kernel's tensor-map parameter '" + names.front() + "' (" + types[i] +
+                            ") needs a map: --arg " + names.front() + "=tensormap(BUFFER,DIMS,box=BOX)");
+        if (!p.isArray || p.bytes() != 128)
+          throw OptionError("--arg " + spec->name + ": '" + names.front() + "' (" + where(p.pos) + ") is not a 128-byte CUtensorMap parameter");
+        tensorMapParams.emplace_back(i, spec);
+        ctx_.kernelParams.emplace_back(128, 0);
+        continue;
+      }
       const bool wide = p.type.bits == 64 && !p.isArray;
       const bool pointer = types.size() == entry.params.size() ? types[i].find('*') != std::string::npos
                            : p.ptrParam || (wide && !(spec && spec->scalar));
@@ -188,9 +265,12 @@ class Instantiator {
         ctx_.kernelParams.emplace_back(8, 0);
         continue;
       }
-      if (p.isArray)
+      if (p.isArray) {
+        // Without the demangled type (hand-written PTX) a 128-byte aggregate may still be a CUtensorMap.
+        const std::string hint = p.bytes() == 128 ? "a CUtensorMap needs --arg " + names.front() + "=tensormap(BUFFER,DIMS,box=BOX); other aggregates are " : "";
         throw OptionError("'" + names.front() + "' (" + where(p.pos) + ") is a " + std::to_string(p.bytes()) +
-                          "-byte aggregate parameter: not supported yet");
+                          "-byte aggregate parameter: " + hint + "not supported yet");
+      }
       if (!spec || !spec->scalar) {
         const std::string type = types.size() == entry.params.size()
                                      ? types[i]
@@ -224,6 +304,7 @@ class Instantiator {
       if (!explicitLength) ctx_.memory.setInferredLength(index);
       putBytes(ctx_.kernelParams[i], 0, ctx_.memory.globalAddress(index), 8);
     }
+    for (const auto& [i, spec] : tensorMapParams) ctx_.tensorMaps[i] = tensorMapOf(i, *spec, pointerParams);
     // The module .global/.const variables the kernel uses, then their initialisers (which may hold addresses).
     ctx_.globalBuffer.assign(module_.globals.size(), -1);
     const auto used = usedGlobals(entry);

@@ -31,6 +31,18 @@ struct Dim3 {
 /// Element types a buffer can be given with `--arg NAME=TYPE[N]` (default int32).
 enum class ElemType : std::uint8_t { S8, S16, S32, S64, U8, U16, U32, U64, F32, F64 };
 
+/// `--arg NAME=tensormap(BUFFER,D0xD1..,box=B0xB1..[,strides=S1xS2..][,swizzle=32|64|128])`: a CUtensorMap
+/// parameter viewing pointer parameter BUFFER's memory as a tiled tensor (innermost dimension first); with an
+/// element type for BUFFER (`tensormap(int32,16x8,box=8x4)=v0,v1,...`), over a buffer of its own, named NAME.
+struct TensorMapSpec {
+  std::string buffer;                 // the pointer parameter whose buffer the map views (empty: its own buffer)
+  std::optional<ElemType> type;       // the element type of its own buffer
+  std::vector<std::int64_t> dims;     // elements per dimension
+  std::vector<std::int64_t> box;      // the box (tile) a copy moves, elements per dimension
+  std::vector<std::int64_t> strides;  // bytes between consecutive indices of dimensions 1.. (empty: packed)
+  int swizzle = 0;                    // bytes of the swizzle span (0: none)
+};
+
 /// `--arg NAME=VALUE` (a scalar parameter) or `--arg NAME=TYPE[N][=v0,v1,...]` (a pointer parameter's buffer).
 struct ArgSpec {
   std::string name;
@@ -38,6 +50,7 @@ struct ArgSpec {
   std::optional<ElemType> type;          // buffer element type
   std::optional<std::int64_t> length;    // buffer length in elements
   std::vector<std::string> values;       // initial elements as written (the rest are zero)
+  std::optional<TensorMapSpec> tensorMap;  // a tensor-map parameter
 };
 
 struct LaunchConfig {
@@ -58,7 +71,8 @@ struct Buffer {
   std::int64_t bytes = 0;
   ElemType elem = ElemType::S32;
   std::vector<std::uint8_t> init;  // initial bytes, little-endian (size == bytes)
-  bool pointerParam = false;    // a buffer behind a pointer parameter (its length may have been inferred)
+  bool pointerParam = false;    // a buffer behind a pointer parameter (its length may have been inferred), or a
+                                // tensor map's own buffer: what --assert and --observe name by element
   model::SourcePos pos;         // the declaration (parameter or variable) in the PTX
 };
 

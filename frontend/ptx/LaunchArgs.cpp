@@ -75,6 +75,64 @@ std::optional<std::pair<bool, std::uint64_t>> parseInteger(std::string_view s) {
   throw OptionError(std::string(option) + " " + std::string(text) + ": " + message);
 }
 
+// `AxBxC`: positive integers, innermost first.
+std::optional<std::vector<std::int64_t>> parseExtents(std::string_view s) {
+  std::vector<std::int64_t> out;
+  for (std::string_view part : split(s, 'x')) {
+    const auto n = parseInteger(part);
+    if (!n || n->first || n->second == 0 || n->second > (std::uint64_t{1} << 40)) return std::nullopt;
+    out.push_back(static_cast<std::int64_t>(n->second));
+  }
+  return out;
+}
+
+// tensormap(BUFFER,DIMS,box=BOX[,strides=S][,swizzle=N]), the text inside the parentheses. The limits are the
+// ones cuTensorMapEncodeTiled checks, so a map ptxmm accepts is one the driver encodes.
+TensorMapSpec parseTensorMap(std::string_view text, std::string_view inner) {
+  constexpr std::string_view kOption = "--arg";
+  const auto parts = split(inner, ',');
+  if (parts.size() < 3) fail(kOption, text, "expected tensormap(BUFFER|TYPE,DIMS,box=BOX[,strides=S1x..][,swizzle=32|64|128])");
+  TensorMapSpec m;
+  m.type = findElemType(parts[0]);
+  if (!m.type) m.buffer = std::string(parts[0]);
+  if (parts[0].empty()) fail(kOption, text, "the tensor map needs the pointer parameter whose buffer it views, or an element type");
+  auto extents = [&](std::string_view s, std::string_view what) {
+    auto e = parseExtents(s);
+    if (!e || e->empty() || e->size() > 5) fail(kOption, text, std::string(what) + " must be 1 to 5 positive integers joined by 'x' (innermost first)");
+    return *e;
+  };
+  m.dims = extents(parts[1], "the dimensions");
+  bool haveBox = false;
+  for (std::size_t i = 2; i < parts.size(); ++i) {
+    const std::size_t eq = parts[i].find('=');
+    const std::string_view key = parts[i].substr(0, eq), value = eq == std::string_view::npos ? "" : parts[i].substr(eq + 1);
+    if (key == "box") {
+      m.box = extents(value, "box=");
+      haveBox = true;
+    } else if (key == "strides") {
+      m.strides = extents(value, "strides=");
+    } else if (key == "swizzle") {
+      const auto n = parseInteger(value);
+      if (!n || n->first || (n->second != 32 && n->second != 64 && n->second != 128))
+        fail(kOption, text, "swizzle= must be 32, 64 or 128 (bytes)");
+      m.swizzle = static_cast<int>(n->second);
+    } else {
+      fail(kOption, text, "unknown tensor-map field '" + std::string(parts[i]) + "' (box=, strides=, swizzle=)");
+    }
+  }
+  if (!haveBox) fail(kOption, text, "the tensor map needs box=B0x.. (the tile a copy moves)");
+  if (m.box.size() != m.dims.size()) fail(kOption, text, "box= needs one extent per dimension");
+  if (!m.strides.empty() && m.strides.size() + 1 != m.dims.size())
+    fail(kOption, text, "strides= gives the byte strides of dimensions 1.. (" + std::to_string(m.dims.size() - 1) + " values)");
+  for (std::size_t k = 0; k < m.dims.size(); ++k) {
+    if (m.box[k] > 256) fail(kOption, text, "a box extent is at most 256 elements");
+    if (m.box[k] > m.dims[k]) fail(kOption, text, "the box is larger than the tensor in dimension " + std::to_string(k));
+  }
+  for (std::int64_t s : m.strides)
+    if (s % 16) fail(kOption, text, "strides= must be multiples of 16 bytes");
+  return m;
+}
+
 }  // namespace
 
 Dim3 parseDim3(std::string_view text, std::string_view option) {
@@ -96,8 +154,23 @@ ArgSpec parseArgSpec(std::string_view text) {
   ArgSpec spec;
   spec.name = std::string(trim(text.substr(0, eq)));
   if (eq == std::string_view::npos || spec.name.empty())
-    fail(kOption, text, "expected NAME=VALUE or NAME=TYPE[N][=v0,v1,...]");
+    fail(kOption, text, "expected NAME=VALUE, NAME=TYPE[N][=v0,v1,...] or NAME=tensormap(...)");
   const std::string_view rest = trim(text.substr(eq + 1));
+  if (rest.rfind("tensormap(", 0) == 0) {
+    const std::size_t close = rest.find(')');
+    if (close == std::string_view::npos) fail(kOption, text, "missing ')' after the tensor map");
+    spec.tensorMap = parseTensorMap(text, rest.substr(10, close - 10));
+    const std::string_view after = trim(rest.substr(close + 1));
+    if (after.empty()) return spec;
+    if (after.front() != '=' || !spec.tensorMap->type)
+      fail(kOption, text, "initial values follow only a tensor map with a buffer of its own: tensormap(TYPE,DIMS,box=BOX)=v0,v1,...");
+    for (std::string_view v : split(after.substr(1), ',')) {
+      if (!elemValueBits(*spec.tensorMap->type, v))
+        fail(kOption, text, "'" + std::string(v) + "' is not a " + std::string(elemTypeName(*spec.tensorMap->type)) + " value");
+      spec.values.emplace_back(v);
+    }
+    return spec;
+  }
   // A buffer starts with a type name: TYPE, TYPE[N], either followed by =values.
   std::size_t typeEnd = 0;
   while (typeEnd < rest.size() && std::isalnum(static_cast<unsigned char>(rest[typeEnd]))) ++typeEnd;

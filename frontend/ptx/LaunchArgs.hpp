@@ -1,7 +1,7 @@
 // The launch options of `ptxmm kernel` as text: `--grid/--block/--cluster X[,Y[,Z]]` and `--arg NAME=VALUE` /
-// `--arg NAME=TYPE[N][=v0,v1,...]`, checked and turned into the LaunchConfig fields of KernelProgram.hpp. The
-// command (app layer) calls these while reading its options; a bad option is an OptionError, whose message
-// names the option and says what is wrong (the command prints it and exits 2). The element type vocabulary
+// `--arg NAME=TYPE[N][=v0,v1,...]` / `--arg NAME=tensormap(...)`, checked and turned into the LaunchConfig fields
+// of KernelProgram.hpp. The command (app layer) calls these while reading its options; a bad option is an
+// OptionError, whose message names the option and says what is wrong (the command prints it and exits 2). The element type vocabulary
 // (`int8` ... `float64`) lives here, in one table.
 #pragma once
 
@@ -24,8 +24,9 @@ class OptionError : public std::runtime_error {
 /// Parses `X[,Y[,Z]]` (positive integers, missing ones 1) for the option named `option`. Throws OptionError.
 Dim3 parseDim3(std::string_view text, std::string_view option);
 
-/// Parses one `--arg` value: `NAME=VALUE` (a scalar) or `NAME=TYPE[N]`, `NAME=TYPE[N]=v0,v1,...`,
-/// `NAME=TYPE=v0,...` (a buffer; N defaults to the number of values given). Throws OptionError.
+/// Parses one `--arg` value: `NAME=VALUE` (a scalar), `NAME=TYPE[N]`, `NAME=TYPE[N]=v0,v1,...`,
+/// `NAME=TYPE=v0,...` (a buffer; N defaults to the number of values given) or `NAME=tensormap(BUFFER,DIMS,
+/// box=BOX[,strides=..][,swizzle=..])` (a CUtensorMap parameter, TensorMapSpec). Throws OptionError.
 ArgSpec parseArgSpec(std::string_view text);
 
 /// The element type spelled `name` ("int32", "uint8", "float64"), or nullopt.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,7 @@
 #include "frontend/ptx/DecodedKernel.hpp"
 #include "frontend/ptx/KernelProgram.hpp"
 #include "frontend/ptx/LaunchMemory.hpp"
+#include "frontend/ptx/TensorMap.hpp"
 
 namespace ptxmm::frontend::ptx {
 
@@ -53,6 +55,8 @@ struct LaunchContext {
   std::unordered_map<std::string, int> functionIndex;
   std::vector<int> globalBuffer;                      // module global index -> its buffer (-1 for shared ones)
   std::vector<std::vector<std::uint8_t>> kernelParams;  // the bytes of each kernel parameter
+  std::vector<std::optional<TensorMap>> tensorMaps;     // per kernel parameter: the map a CUtensorMap one describes
+  int zeroFillBuffer = -1;  // zeros, never written: the source a tensor copy's out-of-bounds elements are copied from
   Dim3 clusterDims;
   bool explicitCluster = false;
   std::int64_t dynamicShared = 0;

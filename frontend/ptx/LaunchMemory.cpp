@@ -146,7 +146,7 @@ std::optional<std::uint64_t> LaunchMemory::toGeneric(std::uint64_t address, Addr
              static_cast<std::uint64_t>(byte->offset + static_cast<std::int64_t>(kSharedStart));
     }
     case AddrSpace::Local: return kGenericLocal + address;
-    case AddrSpace::Param: return std::nullopt;
+    case AddrSpace::Param: return paramAt(address) ? std::optional(address) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -171,7 +171,7 @@ std::optional<std::uint64_t> LaunchMemory::fromGeneric(std::uint64_t address, Ad
     case AddrSpace::Local:
       if (address < kGenericLocal || address >= kGenericLocal + kWindowBytes) return std::nullopt;
       return address - kGenericLocal;
-    case AddrSpace::Param: return std::nullopt;
+    case AddrSpace::Param: return paramAt(address) ? std::optional(address) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -194,6 +194,11 @@ std::optional<std::uint64_t> LaunchMemory::ctaRank(std::uint64_t address, bool g
   return static_cast<std::uint64_t>(rank);
 }
 
+std::optional<std::pair<int, std::int64_t>> LaunchMemory::paramAt(std::uint64_t address) {
+  if (address < kParamBase || address >= kParamBase + 1024 * kParamStride) return std::nullopt;
+  return std::pair{static_cast<int>((address - kParamBase) / kParamStride), static_cast<std::int64_t>((address - kParamBase) % kParamStride)};
+}
+
 bool LaunchMemory::inSpace(std::uint64_t address, AddrSpace space) const {
   switch (space) {
     case AddrSpace::Shared:
@@ -203,7 +208,7 @@ bool LaunchMemory::inSpace(std::uint64_t address, AddrSpace space) const {
     case AddrSpace::Global:
     case AddrSpace::Const:
     case AddrSpace::Generic: return address >= kGlobalBase && address < kGlobalBase + globals_.size() * kGlobalStride;
-    case AddrSpace::Param: return false;
+    case AddrSpace::Param: return paramAt(address).has_value();
   }
   return false;
 }

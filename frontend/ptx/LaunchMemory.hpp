@@ -5,6 +5,8 @@
 //                               .shared::cluster address of rank r = kClusterWindows + r * kWindowBytes + kSharedStart + offset;
 //                               generic = kGenericShared + cta * kWindowBytes + kSharedStart + offset
 //   local memory of a thread    .local address = kLocalStart + offset; generic = kGenericLocal + that
+//   a tensor-map parameter      .param address = generic = kParamBase + index * kParamStride (its address is taken
+//                               with mov/cvta.param only to name the map of a cp.async.bulk.tensor)
 // A concrete access [address, address + size) in a state space resolves to (buffer, byte offset), to a
 // thread-private local byte, or to a reason it reaches no buffer (an out-of-bounds finding).
 #pragma once
@@ -27,6 +29,8 @@ inline constexpr std::uint64_t kClusterWindows = std::uint64_t{1} << 28;
 inline constexpr std::uint64_t kGenericShared = std::uint64_t{1} << 48;
 inline constexpr std::uint64_t kLocalStart = 0x400;
 inline constexpr std::uint64_t kGenericLocal = std::uint64_t{1} << 47;
+inline constexpr std::uint64_t kParamBase = std::uint64_t{1} << 46;
+inline constexpr std::uint64_t kParamStride = 4096;
 
 /// The state space an instruction names for its address (Generic when it names none).
 enum class AddrSpace : std::uint8_t { Generic, Global, Shared, SharedCluster, Local, Const, Param };
@@ -89,6 +93,8 @@ class LaunchMemory {
   std::optional<std::uint64_t> mapa(std::uint64_t address, std::uint64_t rank, bool generic, const AddressingThread& self) const;
   /// getctarank: the rank of the CTA owning a shared (`generic` false) or generic address, or nullopt.
   std::optional<std::uint64_t> ctaRank(std::uint64_t address, bool generic, const AddressingThread& self) const;
+  /// The kernel parameter whose bytes `address` (.param or generic) points at, with the offset into it; or nullopt.
+  static std::optional<std::pair<int, std::int64_t>> paramAt(std::uint64_t address);
   /// isspacep: whether generic `address` lies in `space`.
   bool inSpace(std::uint64_t address, AddrSpace space) const;
 

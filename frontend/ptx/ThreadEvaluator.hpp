@@ -148,7 +148,7 @@ class ThreadEvaluator {
   Instruction prototype() const;
   std::string temp();
 
-  // ---- instruction families (EvalArithmetic.cpp, EvalMemory.cpp, EvalControl.cpp) ----
+  // ---- instruction families (EvalArithmetic.cpp, EvalMemory.cpp, EvalTensorCopy.cpp, EvalControl.cpp) ----
   void arithmetic(const DecodedInstruction& d);
   void move(const DecodedInstruction& d);
   void convert(const DecodedInstruction& d);
@@ -159,6 +159,10 @@ class ThreadEvaluator {
   void addressing(const DecodedInstruction& d);
   void memoryAccess(const DecodedInstruction& d);
   void synchronisation(const DecodedInstruction& d);
+  /// cp.async.bulk.tensor through a tensor-map parameter (EvalTensorCopy.cpp); `in` is its residual template.
+  void tensorCopy(const DecodedInstruction& d, Instruction in);
+  /// The kernel parameter a tensor-map address operand names, or nullopt with the reason in `why`.
+  std::optional<int> tensorMapParam(const DOperand& address, std::string& why);
   void call(const DecodedInstruction& d);
   void returnFromCall();
 

@@ -72,3 +72,27 @@ TEST_CASE("element types and values", "[frontend][ptx]") {
   CHECK(elemValueBits(ElemType::U64, "18446744073709551615") == ~std::uint64_t{0});
   CHECK_FALSE(elemValueBits(ElemType::S32, "1.5"));
 }
+
+TEST_CASE("--arg tensor maps", "[frontend][ptx][tma]") {
+  const ArgSpec t = parseArgSpec("tmap=tensormap(in,64x32,box=32x8)");
+  REQUIRE(t.tensorMap);
+  CHECK(t.tensorMap->buffer == "in");
+  CHECK(t.tensorMap->dims == std::vector<std::int64_t>{64, 32});
+  CHECK(t.tensorMap->box == std::vector<std::int64_t>{32, 8});
+  CHECK(t.tensorMap->strides.empty());
+  CHECK(t.tensorMap->swizzle == 0);
+  const ArgSpec s = parseArgSpec("m=tensormap(a, 16x4x2, box=16x2x1, strides=128x1024, swizzle=64)");
+  REQUIRE(s.tensorMap);
+  CHECK(s.tensorMap->strides == std::vector<std::int64_t>{128, 1024});
+  CHECK(s.tensorMap->swizzle == 64);
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,64x32)"), Contains("expected tensormap(BUFFER|TYPE,DIMS,box=BOX"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,64x32,box=32)"), Contains("box= needs one extent per dimension"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,64x32,box=32x8,swizzle=16)"), Contains("swizzle= must be 32, 64 or 128"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,64x32,box=512x8)"), Contains("at most 256"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,8x2,box=16x2)"), Contains("larger than the tensor"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,8x2x2,box=8x2x1,strides=40)"), Contains("strides= gives the byte strides"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,8x2,box=8x2,strides=40)"), Contains("multiples of 16"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,8x2,box=8x2,fill=nan)"), Contains("unknown tensor-map field"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,1x2x3x4x5x6,box=1x1x1x1x1x1)"), Contains("1 to 5 positive integers"));
+  CHECK_THROWS_WITH(parseArgSpec("m=tensormap(in,8x2,box=8x2"), Contains("missing ')'"));
+}
