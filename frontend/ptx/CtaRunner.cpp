@@ -1,6 +1,8 @@
 // The CTA scheduler of the partial evaluator and the semantics of the warp collectives (CtaRunner.hpp), after
-// the PTX ISA pages of shfl.sync, vote.sync, match.sync, redux.sync, elect.sync and bar.red.
+// the PTX ISA pages of shfl.sync, vote.sync, match.sync, redux.sync, elect.sync, bar.red, ldmatrix and stmatrix.
 #include "frontend/ptx/CtaRunner.hpp"
+
+#include "frontend/ptx/MatrixFragments.hpp"
 
 #include <map>
 #include <stdexcept>
@@ -81,9 +83,10 @@ class Scheduler {
   // waiting there yet.
   bool resolveGroup(std::size_t base, std::size_t end, std::size_t t) {
     const DecodedInstruction& d = *at(t).instruction;
+    const bool matrix = d.op == PeOp::MatrixLoad || d.op == PeOp::MatrixStore;
     const std::size_t maskOperand = d.op == PeOp::Shfl ? 4 : d.op == PeOp::Elect ? 1 : 2;
     std::uint64_t mask = 0xffffffff;
-    if (d.op != PeOp::Activemask) {
+    if (d.op != PeOp::Activemask && !matrix) {
       const auto m = need(t, maskOperand, "the member mask");
       if (!m) mask = 0xffffffff;  // discovering: assume the whole warp
       else mask = *m & 0xffffffff;
@@ -94,7 +97,11 @@ class Scheduler {
     for (std::size_t l = 0; l < 32 && base + l < end; ++l) {
       if (!(mask >> l & 1)) continue;
       const std::size_t u = base + l;
-      if (status_[u] == Status::Finished) continue;  // exited lanes take no part
+      if (status_[u] == Status::Finished) {
+        // ldmatrix/stmatrix are .aligned over the whole warp: undefined if a thread of it has exited.
+        if (matrix) fail(t, "lane " + std::to_string(l) + " of the warp has exited (ldmatrix/stmatrix need the whole warp)");
+        continue;  // exited lanes take no part
+      }
       if (!waiting_[u]) return false;
       if (!sameInstruction(t, u)) {
         if (at(u).instruction->op == PeOp::BarRed) return false;
@@ -203,8 +210,27 @@ class Scheduler {
           }
         return {c(leader), c(static_cast<std::size_t>(lane) == leader)};
       }
+      case PeOp::MatrixLoad:
+      case PeOp::MatrixStore: return matrixPieces(t, base, group);
       default: return {unknown};  // activemask
     }
+  }
+
+  // ldmatrix / stmatrix: the addresses of lane t's fragment pieces, matrix by matrix (MatrixFragments.hpp), from
+  // the row addresses lanes 8j..8j+7 give; an address that is not concrete stays unknown (a symbolic access).
+  std::vector<AbsValue> matrixPieces(std::size_t t, std::size_t base, std::uint64_t group) const {
+    const DecodedInstruction& d = *at(t).instruction;
+    std::vector<AbsValue> out;
+    for (int j = 0; j < d.vector; ++j)
+      for (const FragmentPiece& piece : fragmentPieces(static_cast<int>(t - base), d.mode == 1)) {
+        const int lane = 8 * j + piece.row;
+        if (!(group >> lane & 1))
+          fail(t, "lane " + std::to_string(lane) + ", which gives the address of row " + std::to_string(piece.row) + " of matrix " +
+                      std::to_string(j) + ", is not in the warp");
+        const AbsValue& row = at(base + static_cast<std::size_t>(lane)).inputs.at(0);
+        out.push_back(row.isConcrete() ? AbsValue::concrete(row.bits + piece.offset) : row);
+      }
+    return out;
   }
 
   // bar.red: every thread of the CTA that has not exited waits at a bar.red of the same barrier.

@@ -36,10 +36,12 @@ enum class PeOp : std::uint8_t {
   // synchronisation and asynchronous copies: the residual template, operands by role
   Sync,
   BarRed,  // bar.red: a CTA barrier with a reduction over the participants
+  Wgmma,   // wgmma.fence / mma_async / commit_group / wait_group (mma_async: mode = N of its shape)
   // control
   Bra, Ret, Exit, Call, Trap,
   // warp collectives
   Shfl, Vote, Match, Redux, Activemask, Elect,
+  MatrixLoad, MatrixStore,  // ldmatrix, stmatrix: each lane's accesses at rows whose addresses other lanes give
   Nop,  // no memory-model effect: nanosleep, prefetch, pmevent, griddepcontrol, setmaxnreg, applypriority
   Unsupported,
 };
@@ -101,9 +103,10 @@ struct DecodedInstruction {
   FloatCmp fcmp = FloatCmp::Eq;
   bool floatCmp = false;
   LocalOp combine = LocalOp::Mov;  // setp .and/.or/.xor (Mov: none); bar.red/vote/redux operation
-  int mode = 0;                    // prmt mode; shfl mode; vote mode; cvta direction; match mode; testp FloatTest
+  int mode = 0;                    // prmt mode; shfl mode; vote mode; cvta direction; match mode; testp FloatTest;
+                                   // ldmatrix/stmatrix: 1 with .trans
   FloatOp floatOp = FloatOp::Add;  // FloatArith
-  int vector = 1;                  // .v2/.v4 of ld/st
+  int vector = 1;                  // .v2/.v4 of ld/st; ldmatrix/stmatrix: the matrices (.x1/.x2/.x4)
   AddrSpace space = AddrSpace::Generic;
   AtomOp atomOp = AtomOp::Add;
   std::vector<DOperand> ops;

@@ -115,9 +115,13 @@ void ThreadEvaluator::arithmetic(const DecodedInstruction& d) {
   std::vector<std::string> names;
   bool concrete = true;
   for (std::size_t i = 1; i < d.ops.size(); ++i) {
-    names.emplace_back();
-    in.push_back(read(d.ops[i], names.back()));
-    concrete = concrete && in.back().isConcrete();
+    // mma.sync's fragments are vectors of registers: each element is a source of the opaque results.
+    const bool fragment = d.op == PeOp::OpaqueResult && d.ops[i].kind == DOperand::Kind::Vector;
+    for (const DOperand& o : fragment ? d.ops[i].elements : std::vector<DOperand>{d.ops[i]}) {
+      names.emplace_back();
+      in.push_back(read(o, names.back()));
+      concrete = concrete && in.back().isConcrete();
+    }
   }
   const DOperand& dst = d.ops[0];
   if (d.op == PeOp::OpaqueResult || dst.kind != DOperand::Kind::Reg) {  // results ptxmm does not compute

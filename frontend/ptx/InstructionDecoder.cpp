@@ -3,6 +3,7 @@
 // residual templates from the litmus tables. Liveness of registers is a backward data-flow over the function.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <functional>
 
 #include "frontend/InstructionTable.hpp"
@@ -310,6 +311,10 @@ class Decoder {
             {"applypriority", &Decoder::noEffect},
             {"createpolicy", [](auto&, auto&, auto& d, auto&) { d.op = PeOp::OpaqueResult; }},
             {"mma", [](auto&, auto&, auto& d, auto&) { d.op = PeOp::OpaqueResult; }},
+            {"ldmatrix", &Decoder::matrix}, {"stmatrix", &Decoder::matrix},
+            {"wgmma", &Decoder::wgmma},
+            // Registers only (no memory, no ordering, as shfl.sync): the transposed fragment is not computed.
+            {"movmatrix", [](auto&, auto&, auto& d, auto&) { d.op = PeOp::OpaqueResult; }},
         };
     return kHandlers;
   }
@@ -479,7 +484,7 @@ class Decoder {
   }
 
   void sync(const PtxInstruction& in, DecodedInstruction& d, const Quals& q) const {
-    if (in.opcode == "tcgen05" || in.opcode == "wgmma") unsupported(in, "tensor-core instructions are not supported in kernels yet");
+    if (in.opcode == "tcgen05") unsupported(in, "tcgen05 instructions are not supported in kernels yet");
     if ((in.opcode == "bar" || in.opcode == "barrier") && q.has("red")) return barRed(in, d, q);
     if (in.opcode == "cp" && q.has("prefetch")) return void(d.op = PeOp::Nop);
     if (q.has("multicast::cluster")) unsupported(in, "multicast copies are not supported in kernels yet");
@@ -557,6 +562,73 @@ class Decoder {
     }
   }
 
+  // ldmatrix / stmatrix .sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16 (MatrixFragments.hpp); the .b8
+  // element forms (.m16n16, .m8n16, .m16n8) are refused. The residual template is a weak ld / st: each lane's
+  // pieces are plain accesses of the generic proxy (the PTX ISA gives ldmatrix no other semantics).
+  void matrix(const PtxInstruction& in, DecodedInstruction& d, const Quals& q) const {
+    static constexpr std::string_view kKnown[] = {"sync", "aligned", "m8n8", "x1", "x2", "x4", "trans", "shared", "shared::cta", "b16"};
+    for (const auto& w : in.qualifiers)
+      if (std::find(std::begin(kKnown), std::end(kKnown), w.spelling) == std::end(kKnown))
+        unsupported(in, "only .m8n8 matrices of .b16 elements are supported, not ." + w.spelling);
+    if (!q.has("sync") || !q.has("aligned") || !q.has("m8n8") || !q.has("b16")) unsupported(in, "needs .sync.aligned.m8n8 and .b16");
+    const bool load = in.opcode == "ldmatrix";
+    d.op = load ? PeOp::MatrixLoad : PeOp::MatrixStore;
+    d.vector = q.has("x1") ? 1 : q.has("x2") ? 2 : q.has("x4") ? 4 : 0;
+    if (!d.vector) unsupported(in, "needs .x1, .x2 or .x4");
+    d.mode = q.has("trans") ? 1 : 0;
+    d.space = q.has("shared") || q.has("shared::cta") ? AddrSpace::Shared : AddrSpace::Generic;
+    if (d.ops.size() != 2) throw UserError(in.pos, "'" + fullName(in) + "' takes 2 operands");
+    const DOperand& regs = d.ops[load ? 0 : 1];
+    const bool fits = d.vector == 1 ? regs.kind == DOperand::Kind::Reg
+                                    : regs.kind == DOperand::Kind::Vector && static_cast<int>(regs.elements.size()) == d.vector &&
+                                          std::all_of(regs.elements.begin(), regs.elements.end(), [](const DOperand& e) { return e.kind == DOperand::Kind::Reg; });
+    if (!fits) throw UserError(regs.pos, "'" + fullName(in) + "' needs {} of " + std::to_string(d.vector) + " 32-bit registers");
+    if (d.ops[load ? 1 : 0].kind != DOperand::Kind::Address) throw UserError(in.pos, "'" + fullName(in) + "' needs an address [p]");
+    frontend::Instruction t;
+    const MnemonicInfo* info = findMnemonic(load ? "ld" : "st");
+    t.op = info->op;
+    t.proxy = info->proxy;
+    applyQualifiers(t, *info, load ? "ld" : "st", in.pos, {});
+    d.residual = std::move(t);
+  }
+
+  // wgmma.fence / commit_group / wait_group N / mma_async .sync.aligned (MatrixDescriptor.hpp): the residual
+  // instruction of the litmus side's abstract wgmma. mma_async: d, a-desc | {a}, b-desc, scale-d, imm... of a
+  // dense .m64nNkK shape; the sparse form and the transposed (MN-major) layouts are refused.
+  void wgmma(const PtxInstruction& in, DecodedInstruction& d, const Quals& q) const {
+    if (!q.has("sync") || !q.has("aligned")) unsupported(in, "wgmma needs .sync.aligned");
+    frontend::Instruction t;
+    d.op = PeOp::Wgmma;
+    std::size_t operands = 0;
+    if (q.has("fence")) t.op = Opcode::WgmmaFence;
+    else if (q.has("commit_group")) t.op = Opcode::WgmmaCommit;
+    else if (q.has("wait_group")) t.op = Opcode::WgmmaWait, operands = 1;
+    else if (q.has("mma_async")) t.op = Opcode::WgmmaMma;
+    else unsupported(in, "needs .fence, .commit_group, .wait_group or .mma_async");
+    d.residual = std::move(t);
+    if (d.residual->op != Opcode::WgmmaMma) {
+      if (d.ops.size() != operands) throw UserError(in.pos, "'" + fullName(in) + "' takes " + std::to_string(operands) + " operands");
+      if (operands && d.ops[0].kind != DOperand::Kind::Imm) throw UserError(d.ops[0].pos, "wgmma.wait_group needs an immediate group count");
+      return;
+    }
+    if (q.has("sp")) unsupported(in, "sparse wgmma (.sp) is not supported");
+    for (const auto& w : in.qualifiers) {
+      int n = 0, k = 0;
+      if (std::sscanf(w.spelling.c_str(), "m64n%dk%d", &n, &k) == 2) d.mode = n;
+    }
+    if (d.mode <= 0 || d.mode % 8) unsupported(in, "needs an .m64nNkK shape");
+    if (d.ops.size() < 4 || d.ops[0].kind != DOperand::Kind::Vector || d.ops[2].kind != DOperand::Kind::Reg ||
+        (d.ops[1].kind != DOperand::Kind::Reg && d.ops[1].kind != DOperand::Kind::Vector))
+      throw UserError(in.pos, "'" + fullName(in) + "' needs d, a-desc or {a}, b-desc, scale-d, ...");
+    // The 16-bit types end with imm-trans-a (A from a descriptor) and imm-trans-b, from operand 6 on: 1 is the
+    // MN-major layout.
+    const bool sixteenBit = q.has("f16") || q.has("bf16");
+    if (sixteenBit)
+      for (std::size_t i = 6; i < d.ops.size(); ++i)
+        if (d.ops[i].kind != DOperand::Kind::Imm || d.ops[i].imm.bits != 0)
+          unsupported(in, "the transposed (MN-major) smem layouts (imm-trans = 1) are not supported yet");
+  }
+
   void noEffect(const PtxInstruction&, DecodedInstruction& d, const Quals&) const { d.op = PeOp::Nop; }
 
   // ---- liveness ---------------------------------------------------------------------------------------------
@@ -573,6 +645,7 @@ class Decoder {
     switch (d.op) {
       case PeOp::St:
       case PeOp::Red:
+      case PeOp::MatrixStore:
       case PeOp::Bra:
       case PeOp::Ret:
       case PeOp::Exit:

@@ -170,6 +170,11 @@ void ThreadEvaluator::resume(const std::vector<AbsValue>& results, int ownOperan
   current_ = parkedBlock_;
   active_ = true;
   const DecodedInstruction& d = instruction();
+  if (d.op == PeOp::MatrixLoad || d.op == PeOp::MatrixStore) {
+    matrixAccess(d, results);
+    ++state_.pc;
+    return;
+  }
   std::vector<int> dsts;
   if (!d.ops.empty() && d.ops[0].kind == DOperand::Kind::Reg) dsts.push_back(d.ops[0].reg);
   else dsts.push_back(-1);
@@ -315,8 +320,14 @@ bool ThreadEvaluator::step() {
     case PeOp::Redux:
     case PeOp::Activemask:
     case PeOp::Elect:
+    case PeOp::MatrixLoad:
+    case PeOp::MatrixStore:
     case PeOp::BarRed: {
       if (ctx_.pass == Pass::Discover && parked_) {
+        if (d.op == PeOp::MatrixLoad || d.op == PeOp::MatrixStore) {
+          matrixUnmet(d);
+          break;
+        }
         // Discovering, a second path (split on a load every thread is assumed to change) reaches a collective
         // while the first waits at one: its results are opaque here, which can only widen the bytes found
         // writable. The emitting pass, where such loads are concrete, meets the lanes properly.
@@ -327,6 +338,10 @@ bool ThreadEvaluator::step() {
         break;
       }
       collective_ = {&d, state_.frames.back().function, state_.pc, {}};
+      if (d.op == PeOp::MatrixLoad || d.op == PeOp::MatrixStore) {  // the row address this lane gives
+        collective_.inputs = {matrixRowAddress(d)};
+        return false;
+      }
       for (const auto& o : d.ops) {
         std::string residual;
         const bool source = o.kind != DOperand::Kind::Sink && !(&o == &d.ops[0]);
@@ -339,6 +354,7 @@ bool ThreadEvaluator::step() {
     case PeOp::Atom:
     case PeOp::Red: memoryAccess(d); break;
     case PeOp::Sync: synchronisation(d); break;
+    case PeOp::Wgmma: wgmma(d); break;
     case PeOp::Mapa:
     case PeOp::Getctarank:
     case PeOp::Isspacep:

@@ -12,7 +12,7 @@
 // values. Budgets on evaluated instructions, residual instructions and blocks per instruction bound everything;
 // running out is recorded as a reason the result is incomplete, never hidden.
 //
-// Warp-collective instructions (shfl.sync, vote.sync, ...) and bar.red need other threads' values: the
+// Warp-collective instructions (shfl.sync, vote.sync, ldmatrix, ...) and bar.red need other threads' values: the
 // evaluator stops there (run() returns AtCollective), the launch computes the results for the whole warp or
 // CTA, and resume() continues.
 #pragma once
@@ -163,6 +163,17 @@ class ThreadEvaluator {
   void tensorCopy(const DecodedInstruction& d, Instruction in);
   /// The kernel parameter a tensor-map address operand names, or nullopt with the reason in `why`.
   std::optional<int> tensorMapParam(const DOperand& address, std::string& why);
+  /// wgmma.fence / mma_async / commit_group / wait_group (EvalWgmma.cpp).
+  void wgmma(const DecodedInstruction& d);
+  // ---- ldmatrix / stmatrix (EvalMatrix.cpp) ----
+  /// The address this lane gives for its row (concrete, or the kind of value it is).
+  AbsValue matrixRowAddress(const DecodedInstruction& d);
+  /// The lane's accesses once the warp met: `addresses` holds, per matrix and fragment piece (MatrixFragments),
+  /// the address of the piece (concrete, or not computed).
+  void matrixAccess(const DecodedInstruction& d, const std::vector<AbsValue>& addresses);
+  /// Discovering, a second path reaches a matrix instruction while the first waits at a collective: its loaded
+  /// registers are opaque and a store may write any shared byte.
+  void matrixUnmet(const DecodedInstruction& d);
   void call(const DecodedInstruction& d);
   void returnFromCall();
 

@@ -241,12 +241,12 @@ TEST_CASE(".nc loads of memory the kernel writes are refused (outside the model)
 
 TEST_CASE("an unsupported instruction of a .cu kernel is reported on the kernel's own line", "[frontend][ptx]") {
   // nvcc's PTX of a .cu is a temporary file: its line numbers are not lines of the .cu (ldmatrix was reported at
-  // FILE.cu:52 in a 15-line file).
+  // FILE.cu:52 in a 15-line file). The .b8 ldmatrix forms stay unsupported.
   const std::string located = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n"
                               " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n mov.u32 %r2, 0;\n .loc 1 9 3\n"
-                              " ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];\n ret;\n}\n.file 1 \"x.cu\"\n";
+                              " ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%r2];\n ret;\n}\n.file 1 \"x.cu\"\n";
   CHECK_THROWS_WITH(instantiate(located, "1", "32", {"k_param_0=int32[1]"}),
-                    Contains("x.cu:9:3: error: unsupported PTX instruction 'ldmatrix.sync.aligned.m8n8.x1.shared.b16'") &&
+                    Contains("x.cu:9:3: error: unsupported PTX instruction 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'") &&
                         Contains("(PTX line 10: "));
 }
 
