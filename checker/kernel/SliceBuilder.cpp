@@ -148,11 +148,21 @@ bool SliceBuilder::closeEvents(State& s, std::string& why) {
         // The cluster barrier's location is not memory: its arrivals are kept as barriers are.
         if (!(ev.is(Tag::R) || ev.is(Tag::W)) || ev.is(Tag::CB) || ev.paddr < 0) continue;
         // (iii) what may order this access with the kept accesses of its location in other threads, so the slice
-        // keeps the synchronisation that decides which writes a kept read can see; in its own thread too when one
-        // of them is asynchronous (program order does not order it: a proxy fence, a barrier or a wait does).
-        auto& others = ev.is(Tag::R) ? s.writes[ev.paddr] : s.reads[ev.paddr];
-        for (int o : std::vector<int>(others))
-          if (k_.event(o).thread != ev.thread || ev.is(Tag::AS) || k_.event(o).is(Tag::AS)) orderBetween(s, o, e);
+        // keeps the synchronisation that decides which writes a kept read can see — and, for two writes, which is
+        // coherence-later (causality orders coherence, §2.12: a thread's generic store, its proxy fence and a
+        // barrier before another thread's bulk copy over it decide that the copy's value is the one read after
+        // the copy's wait); in its own thread too when one of them is asynchronous (program order does not order
+        // it: a proxy fence, a barrier or a wait does).
+        const auto pairWith = [&](const std::vector<int>& others) {
+          for (int o : std::vector<int>(others))
+            if (k_.event(o).thread != ev.thread || ev.is(Tag::AS) || k_.event(o).is(Tag::AS)) orderBetween(s, o, e);
+        };
+        if (ev.is(Tag::R)) {
+          pairWith(s.writes[ev.paddr]);
+        } else {
+          pairWith(s.reads[ev.paddr]);
+          pairWith(s.writes[ev.paddr]);
+        }
         (ev.is(Tag::R) ? s.reads : s.writes)[ev.paddr].push_back(e);
         if (!ev.is(Tag::R)) continue;
         // (i) reads-from.

@@ -4,7 +4,7 @@
 //   (ii)  control and data: the reads whose values feed a kept thread's branches or a kept instruction's
 //         operands, unless their value is forced (then a `mov` of that value replaces them);
 //   (iii) order: every synchronising event on a may-order path between the seeds, and between each kept read
-//         and the kept writes of its location in other threads (MayOrder.hpp);
+//         and the kept writes of its location in other threads, and between two such writes (MayOrder.hpp);
 //   (iv)  barriers: every barrier of a kept thread, with its thread count set to the kept threads that arrive.
 // Each kept thread is cut after its last kept instruction (the rest cannot change the kept events).
 //

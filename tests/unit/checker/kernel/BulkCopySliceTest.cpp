@@ -139,3 +139,40 @@ TEST_CASE("a slice keeps the commit_group that puts a thread's bulk copy in the 
   REQUIRE(r.assertions.size() == 1);
   CHECK(r.assertions[0].holds);
 }
+
+// Every thread stores -1 into its tile element and fences the async proxy; after a barrier thread 0 bulk-loads the
+// tile over it, and each thread reads its element back after the mbarrier wait. The generic store is in causality
+// order before the copy's write (proxy fence, barrier, issue: ppbc C4), so it is coherence-before it and the read
+// returns the copied value only. A slice for out[1] kept thread 1's store and the copy but not the path between
+// the two writes (the closure paired reads with writes only), so its engine let the copy come first and reported
+// `out[1] == 6` failing with out[1] = -1 (found by helper tma: tma-tensor-oob-zero-fill.cu).
+TEST_CASE("a slice keeps the order between two writes of one location: a bulk load over a generically written tile", "[checker][kernel]") {
+  TestLaunch l;
+  l.grid = {1, 1, 1};
+  l.block = {2, 1, 1};
+  l.init = {"bar @ mbarrier cta 0", "tile_0 @ shared cta 0 = 0", "tile_1 @ shared cta 0 = 0", "in_0 = 5", "in_1 = 6",
+            "out_0 = 0", "out_1 = 0"};
+  l.code = [](const frontend::KernelThread& k) -> std::vector<std::string> {
+    const int t = k.tid.x;
+    std::vector<std::string> c{"st.shared.u32 [" + idx("tile", t) + "], -1", "fence.proxy.async.shared::cta"};
+    if (t == 0) c.push_back("mbarrier.init.shared::cta.b64 [bar], 1");
+    c.push_back("bar.sync 0");
+    if (t == 0) {
+      c.push_back("mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 4");
+      c.push_back("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [tile_1], [in_1], 4, [bar]");
+    }
+    for (const auto& s : {"LC00:", "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0", "@!p bra LC00"}) c.push_back(s);
+    c.push_back("ld.shared.u32 r0, [" + idx("tile", t) + "]");
+    c.push_back("st.u32 [" + idx("out", t) + "], r0");
+    return c;
+  };
+  checker::kernel::KernelOptions o;
+  o.asserts = {"out[1] == 6"};
+  o.observes = {"out[1]"};
+  const KernelResult r = testing::checkLaunch(l, o);
+  CHECK(r.races.empty());
+  REQUIRE(r.assertions.size() == 1);
+  CHECK(r.assertions[0].holds == true);
+  REQUIRE(r.observed.size() == 1);
+  CHECK(r.observed[0].values == std::vector<std::string>{"6"});
+}
