@@ -2,18 +2,18 @@
 # The kernel cases (cases/kernels/*.cu, issue 18) as programs on a GPU: a sanity check of the verdicts `ptxmm
 # kernel` is measured against. Each case has a small main that launches the header's configuration, waits with a
 # watchdog (host.cuh: a kernel still running after 10 s prints HANG and exits 3) and prints `name[i]=value` lines.
-#   build DEST        (here, with nvcc) compiles every case with nvcc -arch=sm_90a into DEST/bin/CASE, linked
-#                     against the shared CUDA runtime, which is copied into DEST/lib (the folder stays small enough
-#                     to be carried to the device machine)
+#   build DEST [CASE...]  (here, with nvcc) compiles every case (or the named ones: file names without .cu) with
+#                     nvcc -arch=sm_90a into DEST/bin/CASE, linked against the shared CUDA runtime, which is copied
+#                     into DEST/lib (the folder stays small enough to be carried to the device machine)
 #   run DEST [RUNS]   (on the device machine) runs every DEST/bin/CASE RUNS times (default 10; after a hang or a
 #                     failure once), the cases 8 at a time, and writes into $OUT/kernels.txt, per case and per
 #                     distinct output, `== CASE rc RC runs N` followed by what it printed (stdout and stderr);
 #                     nvidia-smi's view of the GPU first
 # validate/device/kernels_table.py reads that file and writes the GPU column of cases/kernels/README.md.
-# Usage: validate/device/kernels.sh build DEST | run DEST [RUNS]
+# Usage: validate/device/kernels.sh build DEST [CASE...] | run DEST [RUNS]
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-[ $# -ge 2 ] || { echo "usage: $0 build DEST | run DEST [RUNS]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 build DEST [CASE...] | run DEST [RUNS]" >&2; exit 2; }
 mode=$1
 dest=$2
 case $mode in
@@ -22,7 +22,9 @@ build)
   [ -x "$nvcc" ] || { echo "nvcc not found (set NVCC)" >&2; exit 2; }
   mkdir -p "$dest/bin" "$dest/lib"
   fails=0
-  for f in "$root"/cases/kernels/*.cu; do
+  shift 2
+  files=$(if [ $# -gt 0 ]; then for c in "$@"; do echo "$root/cases/kernels/$c.cu"; done; else ls "$root"/cases/kernels/*.cu; fi)
+  for f in $files; do
     c=$(basename "$f" .cu)
     if ! "$nvcc" -arch=sm_90a -O2 -cudart shared -o "$dest/bin/$c" "$f" 2>"$dest/$c.err"; then
       echo "FAIL $c"; cat "$dest/$c.err"; fails=$((fails + 1))
@@ -65,5 +67,5 @@ run)
   echo "$(ls "$dest/bin" | wc -l) cases, $runs runs each, $(($(date +%s) - start)) s" | tee -a "$out/kernels.txt"
   grep '^== ' "$out/kernels.txt"
   ;;
-*) echo "usage: $0 build DEST | run DEST [RUNS]" >&2; exit 2 ;;
+*) echo "usage: $0 build DEST [CASE...] | run DEST [RUNS]" >&2; exit 2 ;;
 esac
