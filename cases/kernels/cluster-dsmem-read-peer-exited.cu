@@ -15,8 +15,8 @@
 //   CTA's shared memory is only valid while that CTA is alive, and block 0's exit is ordered after none of block
 //   1's reads. In the execution where block 0 finishes first, [R] reads memory that no longer belongs to the
 //   cluster. Outside the model: a sound answer is UNKNOWN naming the access, not "race-free" (README: nothing
-//   unsupported is skipped silently). ptxmm (main e5979ad) answers Ok, exit 0: a known wrong verdict
-//   (tests/kernels/known-gaps.txt).
+//   unsupported is skipped silently). ptxmm (main e5979ad) answered Ok, exit 0, a wrong verdict; the DSMEM
+//   lifetime check (checker/kernel/PeerLifetimes) now makes it UNKNOWN, naming line 35 and block (0,0,0).
 #include "host.cuh"
 
 #include <cooperative_groups.h>

@@ -115,26 +115,43 @@ std::optional<int> ClusterPhases::blockedBy(int t, int from, int u, bool& dynami
   return k_.instructionIndex(theirs->second.waits[reached]);
 }
 
-bool ClusterPhases::ordered(int a, int b) const {
+std::pair<const ClusterPhases::Sequence*, const ClusterPhases::Sequence*> ClusterPhases::sequences(int a, int b) const {
   const model::Event& ea = k_.event(a);
   const model::Event& eb = k_.event(b);
-  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS)) return false;
+  if (ea.thread < 0 || eb.thread < 0 || ea.thread == eb.thread || ea.is(Tag::AS)) return {};
   const auto& g = k_.graph();
   const int cluster = g.threads[static_cast<std::size_t>(ea.thread)].cluster;
-  if (cluster != g.threads[static_cast<std::size_t>(eb.thread)].cluster) return false;
+  if (cluster != g.threads[static_cast<std::size_t>(eb.thread)].cluster) return {};
   const auto it = clusters_.find(cluster);
-  if (it == clusters_.end() || !it->second.isStatic) return false;
+  if (it == clusters_.end() || !it->second.isStatic) return {};
   const auto sa = it->second.threads.find(ea.thread), sb = it->second.threads.find(eb.thread);
-  if (sa == it->second.threads.end() || sb == it->second.threads.end()) return false;
+  if (sa == it->second.threads.end() || sb == it->second.threads.end()) return {};
+  return {&sa->second, &sb->second};
+}
+
+bool ClusterPhases::releasedBefore(const Sequence& sa, int a, std::size_t generations, int wait) const {
+  for (std::size_t k = 0; k < std::min(generations, sa.arrives.size()); ++k)
+    if (sa.arrives[k] > a && released(a, sa.arrives[k], wait)) return true;
+  return false;
+}
+
+bool ClusterPhases::ordered(int a, int b) const {
+  const auto [sa, sb] = sequences(a, b);
+  if (!sa) return false;
   // The waits before b, and the first arrival after a that ends a release pattern covering a (a generation
   // before the last of those waits).
-  const auto& waits = sb->second.waits;
+  const auto& waits = sb->waits;
   const std::size_t passed = static_cast<std::size_t>(std::count_if(waits.begin(), waits.end(), [&](int w) { return w < b; }));
   if (passed == 0) return false;
-  const int lastWait = waits[passed - 1];
-  for (std::size_t k = 0; k < std::min(passed, sa->second.arrives.size()); ++k)
-    if (sa->second.arrives[k] > a && released(a, sa->second.arrives[k], lastWait)) return true;
-  return false;
+  return releasedBefore(*sa, a, passed, waits[passed - 1]);
+}
+
+bool ClusterPhases::beforeWait(int a, int wait) const {
+  const auto [sa, sb] = sequences(a, wait);
+  if (!sa) return false;
+  const auto at = std::find(sb->waits.begin(), sb->waits.end(), wait);
+  if (at == sb->waits.end()) return false;
+  return releasedBefore(*sa, a, static_cast<std::size_t>(at - sb->waits.begin()) + 1, wait);
 }
 
 bool ClusterPhases::covers(int f, int a) const {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "checker/kernel/KernelGraph.hpp"
@@ -37,6 +38,9 @@ class ClusterPhases {
   /// Whether the cluster barrier puts a before b whenever both happen (different threads of one cluster; b may be an
   /// asynchronous access, at its issue: the caller admits only those issue order puts after their instruction).
   bool ordered(int a, int b) const;
+  /// Whether the cluster barrier puts a before the end of `wait`, a wait event of another thread of a's cluster
+  /// (what ordered() gives for the events after it): the wait itself may be the last thing its thread does.
+  bool beforeWait(int a, int wait) const;
   /// Whether the cluster of thread `thread` has a static cluster barrier.
   bool isStatic(int thread) const;
   /// The arrival write event of generation `generation` of each participant of `thread`'s cluster (static only).
@@ -60,6 +64,12 @@ class ClusterPhases {
     bool isStatic = true;
   };
 
+  // The barrier sequences of a's and b's threads when both take part in one static cluster barrier (a not
+  // asynchronous); null otherwise.
+  std::pair<const Sequence*, const Sequence*> sequences(int a, int b) const;
+  // Whether one of the first `generations` arrivals of sa after a ends a release pattern covering a that is morally
+  // strong with `wait`.
+  bool releasedBefore(const Sequence& sa, int a, std::size_t generations, int wait) const;
   // Whether a release pattern ending at arrival `arrive` of a's thread has a head po-after a (or at it) that is
   // morally strong with wait `wait`.
   bool released(int a, int arrive, int wait) const;

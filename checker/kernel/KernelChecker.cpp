@@ -20,6 +20,7 @@
 #include "checker/kernel/MbarrierPhases.hpp"
 #include "checker/kernel/MayOrder.hpp"
 #include "checker/kernel/PairOracle.hpp"
+#include "checker/kernel/PeerLifetimes.hpp"
 #include "checker/kernel/TicketAddresses.hpp"
 #include "checker/kernel/ScheduleExplorer.hpp"
 #include "checker/kernel/SliceRunner.hpp"
@@ -128,6 +129,7 @@ class Checker {
     });
     liveness.check(result_.hangs, result_.unknowns, &endingLoops_);
     forEachConflict(*graph_, [&](const KernelAccess& a, const KernelAccess& b) { classify(a, b); });
+    peerLifetimes();
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     decideClaims();
     // A pair of a group that already has its race changes nothing the report says (one witness per group).
@@ -246,6 +248,28 @@ class Checker {
           if (!surely(a, endingLoops)) return false;
       }
     return memo[e] = true;
+  }
+
+  // DSMEM accesses not shown to happen before the owning CTA exits (PeerLifetimes): outside the model, UNKNOWN.
+  // An access on a line with a race is left out: the race already says it is not ordered, and its fix (a release
+  // arrive, a fence) is what orders it before the owner's exit too.
+  void peerLifetimes() {
+    std::set<std::pair<std::string, int>> raceLines;
+    for (const auto& [key, race] : races_)
+      raceLines.insert({race.first.file, race.first.line}), raceLines.insert({race.second.file, race.second.line});
+    PeerLifetimes lifetimes(*graph_, *phases_, [this](int a, int e) {
+      return values_->before(a, e) || clusters_->beforeWait(a, e) || mbarriers_->completedBefore(a, e);
+    });
+    for (const PeerLifetimes::Gap& g : lifetimes.gaps()) {
+      const KernelPosition at = graph_->position(g.access);
+      if (raceLines.count({at.file, at.line})) continue;
+      const std::string owner = coordinates(kernel_.threads[static_cast<std::size_t>(g.ownerThread)].ctaid);
+      result_.unknowns.push_back("the access at " + lineOf(at) + " (block " + coordinates(at.block) + " thread " +
+                                 coordinates(at.thread) + ") to the shared memory of block " + owner +
+                                 " may run after block " + owner +
+                                 " exited: its shared memory is undefined then (spec §4.1); a cluster barrier after it "
+                                 "in both CTAs orders it");
+    }
   }
 
   void classify(const KernelAccess& a, const KernelAccess& b) {

@@ -417,6 +417,24 @@ bool MbarrierPhases::ordered(int a, int b) {
   return false;
 }
 
+bool MbarrierPhases::completedBefore(int op, int b) {
+  const model::Event& eo = k_.event(op);
+  if (eo.thread < 0 || k_.event(b).thread < 0) return false;
+  // An asynchronous access is performed before the implicit complete_tx that tracks it (adone), whatever its proxy.
+  for (const auto& [m, o] : objects_)
+    if (const auto it = o.trackedBy.find(op); it != o.trackedBy.end())
+      for (int h : it->second)
+        if (acquiredBefore(b, m, h)) return true;
+  const auto it = eo.paddr >= 0 ? objects_.find(eo.paddr) : objects_.end();
+  if (it == objects_.end()) return false;
+  const auto& ops = it->second.ops;
+  // An operation's read half is the event just before its write.
+  const int write = std::find(ops.begin(), ops.end(), op) != ops.end() ? op : op + 1;
+  if (std::find(ops.begin(), ops.end(), write) == ops.end()) return false;
+  if (k_.event(write).thread != eo.thread || k_.event(write).node != eo.node) return false;
+  return acquiredBefore(b, it->first, write);
+}
+
 std::optional<std::vector<std::int64_t>> MbarrierPhases::arrivalReadValues(int e) const {
   const model::Event& ev = k_.event(e);
   const auto it = ev.paddr >= 0 && ev.is(Tag::R) ? objects_.find(ev.paddr) : objects_.end();

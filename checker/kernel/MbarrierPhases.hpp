@@ -70,6 +70,11 @@ class MbarrierPhases {
   /// implicit complete_tx tracks) before event b (po-after an acquire tail of a successful wait on the same object,
   /// or issued there: the caller admits only issue-ordered asynchronous b) in every execution where both happen.
   bool ordered(int a, int b);
+  /// Whether `op` (the write or read half of an operation on a static mbarrier: an arrive, a complete_tx; or an
+  /// asynchronous access, of any proxy, that an implicit complete_tx tracks) comes before the end of a phase that an
+  /// acquire tail before b has seen complete, in every execution where both happen: b then comes after op was
+  /// performed (the lifetime of the CTA whose memory op accesses, PeerLifetimes).
+  bool completedBefore(int op, int b);
   /// The value a static mbarrier (physical location) holds once every arrival happened, when its waits succeed
   /// exactly on it (for the liveness of their loops).
   std::optional<std::int64_t> completedValue(int paddr) const;
